@@ -1,0 +1,1 @@
+"""Tonk Ledger: records Tonk hands, pays them exactly, settles the night."""

@@ -1,0 +1,271 @@
+"""The entry of one hand (RULES.md §8.1) as plain frozen records, and their structural parse.
+
+:func:`parse_entry` checks only the *shape* of the JSON (objects, lists, whole numbers). Every
+rule check, including whether a card text is a card or a name is seated, belongs to
+:mod:`ledger.rules.validation`, so the §9.1 precedence holds. Card texts stay raw strings here.
+
+Pure domain code: standard library only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ledger.rules.errors import HandError
+
+OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
+
+OUTCOME_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal_tonk": ("claimants", "declared_before_any_drop"),
+    "tonk_out": ("winner", "final_turn"),
+    "discard_out": ("winner",),
+    "knock": ("knocker", "knocker_lock_turns", "claimed_result"),
+    "dry_stock": ("claimed_winner",),
+    "double_double": ("first_tonker", "responder", "tonker_final_spread"),
+}
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "deal_tonk": ("claimants",),
+    "tonk_out": ("winner",),
+    "discard_out": ("winner",),
+    "knock": ("knocker",),
+    "dry_stock": (),
+    "double_double": ("first_tonker", "responder", "tonker_final_spread"),
+}
+CLAIMED_RESULTS = ("knocker_wins", "knocker_caught")
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTurn:
+    """§4.3: cards laid as new spreads and cards used to hit in the tonk-out turn."""
+
+    spread_cards: int
+    hit_cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the hand ended (§8.1 table). Only the fields of ``kind`` are set."""
+
+    kind: str
+    claimants: tuple[str, ...] = ()
+    declared_before_any_drop: bool | None = None
+    winner: str | None = None
+    final_turn: FinalTurn | None = None
+    knocker: str | None = None
+    knocker_lock_turns: int | None = None
+    claimed_result: str | None = None
+    claimed_winner: str | None = None
+    first_tonker: str | None = None
+    responder: str | None = None
+    tonker_final_spread: tuple[Any, ...] = ()
+
+    def named_players(self) -> list[tuple[str, str]]:
+        """``(field path, name)`` for every player the outcome names."""
+        out = [(f"outcome.claimants[{i}]", name) for i, name in enumerate(self.claimants)]
+        for attr in ("winner", "knocker", "claimed_winner", "first_tonker", "responder"):
+            value = getattr(self, attr)
+            if value is not None:
+                out.append((f"outcome.{attr}", value))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    """What one player showed: ``cards`` still held (raw texts), and/or a declared ``total``,
+    and the ``spreads`` laid in front of them. ``cards is None`` means totals only."""
+
+    cards: tuple[Any, ...] | None
+    total: int | None
+    spreads: tuple[tuple[Any, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SpadeBet:
+    """§4.10: ``side_stake`` P (minor units) and each participant's declared highest spade
+    (raw card text, or ``None`` for "no spade")."""
+
+    side_stake: Any
+    highest_spade: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One entered hand: seated ``players`` (seat order), ``stake`` S in minor units (raw, so
+    that ``invalid_stake`` keeps its precedence), the ``outcome``, each player's ``hands``
+    entry, and an optional spade side bet."""
+
+    players: tuple[str, ...]
+    stake: Any
+    outcome: Outcome
+    hands: tuple[tuple[str, HandEntry], ...]
+    spade_bet: SpadeBet | None = None
+
+    def hand(self, player: str) -> HandEntry | None:
+        for name, entry in self.hands:
+            if name == player:
+                return entry
+        return None
+
+
+def _bad(message: str, field: str | None) -> HandError:
+    return HandError("invalid_entry", message, field)
+
+
+def _mapping(value: Any, field: str, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _bad(f"{what} must be an object.", field)
+    return value
+
+
+def _name(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _bad("A player must be named by a non-empty text.", field)
+    return value
+
+
+def _whole(value: Any, field: str, what: str, minimum: int = 0) -> int:
+    if type(value) is not int or value < minimum:
+        raise _bad(f"{what} must be a whole number of at least {minimum}.", field)
+    return value
+
+
+def _card_list(value: Any, field: str) -> tuple[Any, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise _bad("Cards must be given as a list.", field)
+    return tuple(value)
+
+
+def parse_entry(data: Any) -> HandRecord:
+    """Read a §8.1 entry (parsed JSON) into a :class:`HandRecord`.
+
+    Keys ``id``, ``ruleset``, ``expected`` and ``explain`` are ignored here. Raises
+    :class:`HandError` ``invalid_entry`` (with the field path) when the shape is wrong: not an
+    object, unknown keys, an unknown outcome kind, a missing outcome field, a total that is not
+    a whole number, and the like.
+    """
+    entry = _mapping(data, None, "The entry")
+    known = {"id", "ruleset", "players", "stake", "outcome", "hands", "side_bets", "expected", "explain", "dealer"}
+    for key in entry:
+        if key not in known:
+            raise _bad(f"An entry has no field {key!r}.", str(key))
+    players_raw = entry.get("players")
+    if not isinstance(players_raw, (list, tuple)):
+        raise _bad("players must be a list of names in seat order.", "players")
+    players = tuple(_name(p, f"players[{i}]") for i, p in enumerate(players_raw))
+    return parse_hand(
+        players=players,
+        stake=entry.get("stake"),
+        outcome=entry.get("outcome"),
+        hands=entry.get("hands"),
+        side_bets=entry.get("side_bets"),
+    )
+
+
+def parse_hand(
+    *, players: tuple[str, ...], stake: Any, outcome: Any, hands: Any, side_bets: Any = None
+) -> HandRecord:
+    """Build a :class:`HandRecord` from its parts (used by the API, whose sessions supply the
+    players and stake). Raises :class:`HandError` ``invalid_entry`` like :func:`parse_entry`."""
+    return HandRecord(
+        players=players,
+        stake=stake,
+        outcome=_parse_outcome(outcome),
+        hands=_parse_hands(hands),
+        spade_bet=_parse_side_bets(side_bets),
+    )
+
+
+def _parse_outcome(data: Any) -> Outcome:
+    outcome = _mapping(data, "outcome", "The outcome")
+    kind = outcome.get("kind")
+    if kind not in OUTCOME_KINDS:
+        raise _bad(
+            "The outcome kind must be one of " + ", ".join(OUTCOME_KINDS) + f"; got {kind!r}.",
+            "outcome.kind",
+        )
+    allowed = OUTCOME_FIELDS[kind]
+    for key in outcome:
+        if key != "kind" and key not in allowed:
+            raise _bad(f"A {kind} outcome has no field {key!r}.", f"outcome.{key}")
+    for key in REQUIRED_FIELDS[kind]:
+        if outcome.get(key) is None:
+            raise _bad(f"A {kind} outcome needs {key}.", f"outcome.{key}")
+    values: dict[str, Any] = {"kind": kind}
+    for key in ("winner", "knocker", "claimed_winner", "first_tonker", "responder"):
+        if outcome.get(key) is not None:
+            values[key] = _name(outcome[key], f"outcome.{key}")
+    if "claimants" in outcome:
+        claimants = outcome["claimants"]
+        if not isinstance(claimants, (list, tuple)) or not claimants:
+            raise _bad("claimants must list at least one player.", "outcome.claimants")
+        values["claimants"] = tuple(_name(c, f"outcome.claimants[{i}]") for i, c in enumerate(claimants))
+        if len(set(values["claimants"])) != len(values["claimants"]):
+            raise _bad("A player is listed twice among the claimants.", "outcome.claimants")
+    if outcome.get("declared_before_any_drop") is not None:
+        if not isinstance(outcome["declared_before_any_drop"], bool):
+            raise _bad("declared_before_any_drop must be true or false.", "outcome.declared_before_any_drop")
+        values["declared_before_any_drop"] = outcome["declared_before_any_drop"]
+    if outcome.get("final_turn") is not None:
+        turn = _mapping(outcome["final_turn"], "outcome.final_turn", "final_turn")
+        extra = set(turn) - {"spread_cards", "hit_cards"}
+        if extra:
+            raise _bad(f"final_turn has no field {sorted(extra)[0]!r}.", "outcome.final_turn")
+        values["final_turn"] = FinalTurn(
+            _whole(turn.get("spread_cards", 0), "outcome.final_turn.spread_cards", "spread_cards"),
+            _whole(turn.get("hit_cards", 0), "outcome.final_turn.hit_cards", "hit_cards"),
+        )
+    if outcome.get("knocker_lock_turns") is not None:
+        values["knocker_lock_turns"] = _whole(
+            outcome["knocker_lock_turns"], "outcome.knocker_lock_turns", "knocker_lock_turns"
+        )
+    if outcome.get("claimed_result") is not None:
+        if outcome["claimed_result"] not in CLAIMED_RESULTS:
+            raise _bad("claimed_result must be knocker_wins or knocker_caught.", "outcome.claimed_result")
+        values["claimed_result"] = outcome["claimed_result"]
+    if "tonker_final_spread" in outcome:
+        values["tonker_final_spread"] = _card_list(outcome["tonker_final_spread"], "outcome.tonker_final_spread")
+    return Outcome(**values)
+
+
+def _parse_hands(data: Any) -> tuple[tuple[str, HandEntry], ...]:
+    if data is None:
+        data = {}
+    hands = _mapping(data, "hands", "hands")
+    out = []
+    for player, raw in hands.items():
+        base = f"hands.{player}"
+        hand = _mapping(raw, base, f"{player}'s hand")
+        extra = set(hand) - {"cards", "total", "spreads"}
+        if extra:
+            raise _bad(f"A hand has no field {sorted(extra)[0]!r}.", f"{base}.{sorted(extra)[0]}")
+        cards = _card_list(hand["cards"], f"{base}.cards") if hand.get("cards") is not None else None
+        total = None
+        if hand.get("total") is not None:
+            total = hand["total"]
+            if type(total) is not int:
+                raise _bad(f"{player}'s total must be a whole number.", f"{base}.total")
+        if cards is None and total is None:
+            raise _bad(f"{player}'s hand needs its cards or its total.", base)
+        spreads_raw = hand.get("spreads") or []
+        if not isinstance(spreads_raw, (list, tuple)):
+            raise _bad("spreads must be a list of card lists.", f"{base}.spreads")
+        spreads = tuple(_card_list(s, f"{base}.spreads[{i}]") for i, s in enumerate(spreads_raw))
+        out.append((str(player), HandEntry(cards, total, spreads)))
+    return tuple(out)
+
+
+def _parse_side_bets(data: Any) -> SpadeBet | None:
+    if data is None:
+        return None
+    bets = _mapping(data, "side_bets", "side_bets")
+    extra = set(bets) - {"spade"}
+    if extra:
+        raise _bad(f"There is no side bet called {sorted(extra)[0]!r}.", f"side_bets.{sorted(extra)[0]}")
+    if bets.get("spade") is None:
+        return None
+    spade = _mapping(bets["spade"], "side_bets.spade", "The spade side bet")
+    extra = set(spade) - {"side_stake", "highest_spade"}
+    if extra:
+        raise _bad(f"The spade side bet has no field {sorted(extra)[0]!r}.", f"side_bets.spade.{sorted(extra)[0]}")
+    declared = _mapping(spade.get("highest_spade"), "side_bets.spade.highest_spade", "highest_spade")
+    return SpadeBet(spade.get("side_stake"), tuple((str(k), v) for k, v in declared.items()))

@@ -1,0 +1,395 @@
+"""Who pays whom for each way a hand can end (RULES.md §4), with the outcome checks of §9.1
+item 14. Payments are gross here; :mod:`ledger.rules.netting` nets them (§8.3).
+
+Pure domain code: standard library only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ledger.rules.cards import Card
+from ledger.rules.errors import HandError
+from ledger.rules.spreads import is_run
+from ledger.rules.validation import CheckedHand, card_points, describe_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One gross payment of ``amount_minor`` (positive int) from ``payer`` to ``payee``."""
+
+    payer: str
+    payee: str
+    amount_minor: int
+
+
+@dataclass(slots=True)
+class Payout:
+    """Gross result of the main hand: ``payments``, ``winners`` (in seat order), ``redeal``
+    for a no-pay draw, and ``detail`` facts for describing the hand (``mult``, ``caught``...)."""
+
+    payments: list[Payment] = field(default_factory=list)
+    winners: tuple[str, ...] = ()
+    redeal: bool = False
+    detail: dict[str, object] = field(default_factory=dict)
+
+    def pay(self, payer: str, payee: str, amount_minor: int) -> None:
+        if amount_minor > 0 and payer != payee:
+            self.payments.append(Payment(payer, payee, amount_minor))
+
+
+def main_payout(hand: CheckedHand) -> Payout:
+    """The main-game payout of a checked hand (§4.1–§4.9). Raises :class:`HandError` for the
+    outcome checks of §9.1 item 14 (``not_a_deal_tonk``, ``claim_mismatch``...)."""
+    kind = hand.record.outcome.kind
+    return _KINDS[kind](hand)
+
+
+def _seat_sorted(hand: CheckedHand, names: set[str] | list[str]) -> tuple[str, ...]:
+    return tuple(p for p in hand.players if p in set(names))
+
+
+# -- §4.1/§4.2 deal tonk -------------------------------------------------------------------------
+def _deal_claim(hand: CheckedHand, player: str) -> tuple[str, int] | None:
+    """``("auto" | "in_turn", mult)`` if ``player``'s dealt hand qualifies, else ``None``."""
+    rules = hand.rules
+    cards = hand.hands[player].cards
+    if cards is None or len(cards) != rules.hand_size:
+        return None
+    total = sum(card_points(c, rules) for c in cards)
+    claims: list[tuple[str, int]] = []
+    if rules.hand_size == 5 and total == 50:
+        claims.append(("auto", rules.deal_tonk_mult_50))
+    if rules.hand_size == 5 and total == 49:
+        timing = "auto" if rules.deal_tonk_49_timing == "immediate" else "in_turn"
+        claims.append((timing, rules.deal_tonk_mult_49))
+    low = rules.low_deal_mult(total)
+    if low is not None:
+        claims.append(("auto", low))
+    if not claims:
+        return None
+    autos = [m for how, m in claims if how == "auto"]
+    return ("auto", max(autos)) if autos else claims[0]
+
+
+def _deal_tonk(hand: CheckedHand) -> Payout:
+    rules = hand.rules
+    outcome = hand.record.outcome
+    claims: dict[str, tuple[str, int]] = {}
+    for name in outcome.claimants:
+        claim = _deal_claim(hand, name)
+        if claim is None:
+            cards = hand.hands[name].cards or ()
+            total = sum(card_points(c, rules) for c in cards)
+            if rules.hand_size != 5:
+                why = f"with {rules.hand_size}-card deals only the low-deal house rules can win on the deal"
+            else:
+                why = "a deal tonk needs 49 or 50"
+                if rules.low_deal_rules:
+                    limit = max(r.max_total for r in rules.low_deal_rules)
+                    why += f" (or {limit} or less under this table's low-deal rule)"
+            raise HandError(
+                "not_a_deal_tonk",
+                f"{name}'s dealt hand ({describe_cards(cards)}) counts {total}: {why}.",
+                f"hands.{name}.cards",
+            )
+        claims[name] = claim
+    for name in hand.players:
+        if name in claims or name not in hand.hands:
+            continue
+        claim = _deal_claim(hand, name)
+        if claim is not None and claim[0] == "auto":
+            raise HandError(
+                "unclaimed_deal_tonk",
+                f"{name}'s dealt hand also wins on the deal but was not claimed: decide whether the "
+                f"hand is redealt, or leave {name}'s forfeited hand out of the entry.",
+                f"hands.{name}",
+            )
+    autos = [n for n, (how, _) in claims.items() if how == "auto"]
+    in_turn = [n for n, (how, _) in claims.items() if how == "in_turn"]
+    payout = Payout()
+    if len(autos) >= 2:
+        payout.redeal = True
+        payout.detail["reason"] = "several_deal_tonks"
+        return payout
+    if autos:
+        winner = autos[0]
+    else:
+        if len(in_turn) >= 2:
+            raise HandError(
+                "ambiguous_claim",
+                "Two players claim an in-turn 49: enter only the player who declared first.",
+                "outcome.claimants",
+            )
+        winner = in_turn[0]
+        if outcome.declared_before_any_drop is not True:
+            raise HandError(
+                "deal_tonk_preempted",
+                f"{winner}'s 49 counts only if declared at the start of their turn before anyone "
+                "dropped; enter the hand as the knock that happened.",
+                "outcome.declared_before_any_drop",
+            )
+    mult = claims[winner][1]
+    for name in hand.players:
+        payout.pay(name, winner, mult * hand.stake)
+    payout.winners = (winner,)
+    payout.detail.update(mult=mult, total=sum(card_points(c, rules) for c in hand.hands[winner].cards or ()))
+    return payout
+
+
+# -- §4.3/§4.4 going out ---------------------------------------------------------------------------
+def _tonk_out(hand: CheckedHand) -> Payout:
+    rules = hand.rules
+    outcome = hand.record.outcome
+    winner = outcome.winner
+    assert winner is not None
+    mode = rules.tonk_out_double_requires
+    turn = outcome.final_turn
+    if mode == "any":
+        mult = 2
+    elif turn is None:
+        raise HandError(
+            "missing_final_turn",
+            "At this table a tonk out pays double only in some cases: say how many cards the "
+            "final turn laid as new spreads and how many it used to hit.",
+            "outcome.final_turn",
+        )
+    elif mode == "new_spread":
+        mult = 2 if turn.spread_cards >= 3 else 1
+    else:
+        mult = 2 if turn.spread_cards == rules.hand_size + 1 and turn.hit_cards == 0 else 1
+    return _everyone_pays(hand, winner, mult)
+
+
+def _discard_out(hand: CheckedHand) -> Payout:
+    assert hand.record.outcome.winner is not None
+    return _everyone_pays(hand, hand.record.outcome.winner, 1)
+
+
+def _everyone_pays(hand: CheckedHand, winner: str, mult: int) -> Payout:
+    payout = Payout(winners=(winner,))
+    for name in hand.players:
+        payout.pay(name, winner, mult * hand.stake)
+    payout.detail["mult"] = mult
+    return payout
+
+
+# -- §4.5–§4.7 knock --------------------------------------------------------------------------------
+def _knock(hand: CheckedHand) -> Payout:
+    rules = hand.rules
+    outcome = hand.record.outcome
+    knocker = outcome.knocker
+    assert knocker is not None
+    stake = hand.stake
+    lock = outcome.knocker_lock_turns or 0
+    if rules.hit_penalty_turns_per_hit > 0 and lock > 0:
+        raise HandError(
+            "knock_while_locked",
+            f"{knocker} was hit and may not drop for {lock} more turn{'s' if lock != 1 else ''}.",
+            "outcome.knocker_lock_turns",
+        )
+    k_count = hand.count(knocker)
+    others = [p for p in hand.players if p != knocker]
+    low = min(hand.count(p) for p in others)
+    lows = [p for p in others if hand.count(p) == low]
+    payout = Payout()
+    payout.detail.update(knocker_count=k_count, low_count=low)
+
+    if k_count < low or (k_count == low and rules.knock_tie_rule == "knocker_wins"):
+        mult = 1
+        if rules.low_rules_apply_to == "deal_and_knock_win":
+            mult = rules.low_deal_mult(k_count) or 1
+        for name in others:
+            payout.pay(name, knocker, mult * stake)
+        payout.winners = (knocker,)
+        payout.detail.update(result="knocker_wins", mult=mult, tie=k_count == low)
+    elif k_count == low and rules.knock_tie_rule == "tied_players_win_single":
+        for winner in lows:
+            for name in hand.players:
+                if name not in lows:
+                    payout.pay(name, winner, stake)
+        payout.winners = _seat_sorted(hand, lows)
+        payout.detail.update(result="tie_single")
+    else:
+        _caught(hand, payout, knocker, k_count, others, lows)
+        payout.winners = _seat_sorted(hand, lows)
+        payout.detail.update(result="knocker_caught", catch_tie=len(lows) > 1)
+
+    claimed = outcome.claimed_result
+    actual = "knocker_wins" if payout.detail["result"] == "knocker_wins" else "knocker_caught"
+    if claimed is not None and claimed != actual:
+        said = "won" if claimed == "knocker_wins" else "was caught"
+        raise HandError(
+            "claim_mismatch",
+            f"The entry says {knocker} {said}, but {knocker} counts {k_count} and the lowest "
+            f"other count is {low}.",
+            "outcome.claimed_result",
+        )
+    return payout
+
+
+def _caught(
+    hand: CheckedHand, payout: Payout, knocker: str, k_count: int, others: list[str], lows: list[str]
+) -> None:
+    rules = hand.rules
+    stake = hand.stake
+    model = rules.caught_model
+    at_or_below = [p for p in others if hand.count(p) <= k_count]
+    if model == "pagat":
+        for name in at_or_below:
+            on_top = rules.caught_knocker_pays_low_on_top and name in lows
+            payout.pay(knocker, name, (3 if on_top else 2) * stake)
+        for name in others:
+            for low_player in lows:
+                # catch-tie members pay each other too; netting cancels those (§4.6(a) 3)
+                payout.pay(name, low_player, stake)
+    elif model == "wikipedia":
+        for low_player in lows:
+            payout.pay(knocker, low_player, 2 * stake)
+        for name in others:
+            if name not in lows and hand.count(name) < k_count:
+                payout.pay(knocker, name, stake)
+        for name in others:
+            if name not in lows:
+                for low_player in lows:
+                    payout.pay(name, low_player, stake)
+    elif model == "at_or_below_only":
+        for name in at_or_below:
+            payout.pay(knocker, name, 2 * stake)
+    else:  # lowest_only
+        for low_player in lows:
+            payout.pay(knocker, low_player, 2 * stake)
+
+
+# -- §4.8 dry stock -----------------------------------------------------------------------------
+def _dry_stock(hand: CheckedHand) -> Payout:
+    rules = hand.rules
+    outcome = hand.record.outcome
+    low = min(hand.count(p) for p in hand.players)
+    lows = [p for p in hand.players if hand.count(p) == low]
+    payout = Payout()
+    if len(lows) == 1:
+        payout.winners = (lows[0],)
+        for name in hand.players:
+            payout.pay(name, lows[0], hand.stake)
+    elif rules.dry_stock_tie == "redeal":
+        payout.redeal = True
+        payout.detail["reason"] = "dry_stock_tie"
+    else:
+        payout.winners = tuple(lows)
+        for name in hand.players:
+            if name not in lows:
+                for low_player in lows:
+                    payout.pay(name, low_player, hand.stake)
+    payout.detail["low_count"] = low
+    claimed = outcome.claimed_winner
+    if claimed is not None and payout.winners != (claimed,):
+        who = " and ".join(lows)
+        raise HandError(
+            "claim_mismatch",
+            f"The entry says {claimed} won, but the lowest count ({low}) belongs to {who}.",
+            "outcome.claimed_winner",
+        )
+    return payout
+
+
+# -- §4.9 double-double -------------------------------------------------------------------------
+def _double_double(hand: CheckedHand) -> Payout:
+    rules = hand.rules
+    outcome = hand.record.outcome
+    if rules.double_double_two_player_only and len(hand.players) != 2:
+        raise HandError(
+            "double_double_needs_two_players",
+            "Double-double is played between two players at this table.",
+            "outcome.kind",
+        )
+    tonker, responder = outcome.first_tonker, outcome.responder
+    assert tonker is not None and responder is not None
+    if tonker == responder:
+        raise HandError(
+            "not_a_double_double",
+            "The first tonker and the responder must be two different players.",
+            "outcome.responder",
+        )
+    run = hand.final_spread
+    if not is_run(run, rules):
+        raise HandError(
+            "not_a_double_double",
+            f"The final spread {describe_cards(run)} is not a run.",
+            "outcome.tonker_final_spread",
+        )
+    remaining: tuple[Card, ...] = hand.hands[responder].cards or ()
+    if not is_run(run + remaining, rules):
+        raise HandError(
+            "not_a_double_double",
+            f"{responder}'s {describe_cards(remaining)} cannot all go out on the run {describe_cards(run)}.",
+            f"hands.{responder}.cards",
+        )
+    collector = tonker if rules.double_double_collector == "first_tonker" else responder
+    return _everyone_pays(hand, collector, 4)
+
+
+_KINDS = {
+    "deal_tonk": _deal_tonk,
+    "tonk_out": _tonk_out,
+    "discard_out": _discard_out,
+    "knock": _knock,
+    "dry_stock": _dry_stock,
+    "double_double": _double_double,
+}
+
+
+# -- §4.10 spade side pot -----------------------------------------------------------------------
+def spade_rank(card: Card, ace_high: bool) -> int:
+    return 14 if (card.rank == 1 and ace_high) else card.rank
+
+
+def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
+    """Payments of the spade side pot (§4.10), validated; ``[]`` if no bet, void or no spade.
+
+    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration.
+    """
+    bet = hand.record.spade_bet
+    if bet is None:
+        return []
+    rules = hand.rules
+    stake = bet.side_stake
+    if type(stake) is not int or stake <= 0:
+        raise HandError(
+            "invalid_side_bet",
+            f"The spade side stake must be a positive whole number of minor units; got {stake!r}.",
+            "side_bets.spade.side_stake",
+        )
+    seen: dict[Card, str] = {}
+    for name, card in hand.spade_declarations.items():
+        field = f"side_bets.spade.highest_spade.{name}"
+        if card is None:
+            continue
+        if card.is_joker or card.suit != "S":
+            raise HandError("invalid_side_bet", f"{name} shows the {card.pretty()}, which is not a spade.", field)
+        if card in seen:
+            raise HandError(
+                "invalid_side_bet", f"{name} and {seen[card]} both show the {card.pretty()}.", field
+            )
+        seen[card] = name
+    if hand.record.outcome.kind == "deal_tonk":
+        for name, card in hand.spade_declarations.items():
+            dealt = hand.hands.get(name)
+            if dealt is None or dealt.cards is None:
+                continue
+            spades = [c for c in dealt.cards if not c.is_joker and c.suit == "S"]
+            highest = max(spades, key=lambda c: spade_rank(c, rules.spade_ace_high)) if spades else None
+            if highest != card:
+                shown = "no spade" if card is None else f"the {card.pretty()}"
+                actual = "no spade" if highest is None else f"the {highest.pretty()}"
+                raise HandError(
+                    "invalid_side_bet",
+                    f"{name} declared {shown} as highest spade, but the dealt hand shows {actual}.",
+                    f"side_bets.spade.highest_spade.{name}",
+                )
+    if redeal and rules.spade_pot_on_redeal == "void":
+        return []
+    declared = {n: c for n, c in hand.spade_declarations.items() if c is not None}
+    if not declared:
+        return []
+    winner = max(declared, key=lambda n: spade_rank(declared[n], rules.spade_ace_high))
+    return [Payment(name, winner, stake) for name in hand.spade_declarations if name != winner]

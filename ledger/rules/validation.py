@@ -1,0 +1,422 @@
+"""Checks an entry against the rules, in the order of RULES.md §9.1, and counts every hand.
+
+:func:`check_entry` either returns a :class:`CheckedHand` (cards parsed, counts known) or raises
+the first :class:`~ledger.rules.errors.HandError` by §9.1 precedence. The outcome-specific
+checks of §9.1 item 14 live with the payouts in :mod:`ledger.rules.payouts`.
+
+Pure domain code: standard library only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ledger.rules.cards import Card, InvalidCard
+from ledger.rules.entry import HandEntry, HandRecord
+from ledger.rules.errors import HandError
+from ledger.rules.ruleset import RuleSet
+from ledger.rules.spreads import best_held_spreads_value, layable_spreads, spread_problem
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHand:
+    """One player's checked hand: parsed ``cards`` (``None`` if only a total was given), laid
+    ``spreads``, and ``count``, the points that count against them (§0)."""
+
+    cards: tuple[Card, ...] | None
+    spreads: tuple[tuple[Card, ...], ...]
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedHand:
+    """An entry that passed §9.1 items 1–13: ``stake`` is a positive int (minor units)."""
+
+    rules: RuleSet
+    record: HandRecord
+    players: tuple[str, ...]
+    stake: int
+    hands: dict[str, PlayerHand]
+    final_spread: tuple[Card, ...]
+    spade_declarations: dict[str, Card | None]
+
+    def count(self, player: str) -> int:
+        return self.hands[player].count
+
+
+def joker_points(card: Card, rules: RuleSet) -> int:
+    """Points of a joker held in hand (§1.4): the declared card's value in ``declared`` mode
+    when a card is declared, else ``joker_hand_value``."""
+    if rules.joker_value_mode == "declared" and card.declared is not None:
+        return card.declared.points
+    return rules.joker_hand_value
+
+
+def card_points(card: Card, rules: RuleSet) -> int:
+    """Points of any card held in hand under ``rules`` (§1.1, §1.4)."""
+    return joker_points(card, rules) if card.is_joker else card.points
+
+
+def hand_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
+    return sum(card_points(c, rules) for c in cards)
+
+
+def describe_cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(c.pretty() for c in cards) if cards else "no cards"
+
+
+def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
+    """Run §9.1 items 1–13 on ``record`` and count every hand given.
+
+    Returns a :class:`CheckedHand`; raises :class:`HandError` with the first failing code.
+    """
+    players = record.players
+    _check_players(rules, players)
+    stake = _check_stake(record.stake)
+    _check_names(record)
+    _check_features(rules, record)
+    parsed = _parse_cards(rules, record)
+    _check_jokers(rules, parsed)
+    _check_duplicates(parsed)
+    _check_required_hands(record)
+    _check_card_counts(rules, record, parsed)
+    hands = _count_hands(rules, record, parsed)
+    _check_spreads(rules, parsed)
+    _check_held_spreads(rules, record, parsed)
+    return CheckedHand(
+        rules=rules,
+        record=record,
+        players=players,
+        stake=stake,
+        hands=hands,
+        final_spread=tuple(c for _, _, c in parsed.final_spread),
+        spade_declarations=parsed.declarations,
+    )
+
+
+# -- 1–3: table and stake ---------------------------------------------------------------------
+def _check_players(rules: RuleSet, players: tuple[str, ...]) -> None:
+    if len(players) < rules.min_players:
+        raise HandError(
+            "too_few_players",
+            f"Tonk needs at least {rules.min_players} players at this table; {len(players)} given.",
+            "players",
+        )
+    if len(players) > rules.max_players:
+        raise HandError(
+            "too_many_players",
+            f"These rules seat at most {rules.max_players} players; {len(players)} given.",
+            "players",
+        )
+    seen: set[str] = set()
+    for index, name in enumerate(players):
+        if name in seen:
+            raise HandError("duplicate_player", f"{name} is seated twice.", f"players[{index}]")
+        seen.add(name)
+
+
+def _check_stake(stake: Any) -> int:
+    if type(stake) is not int or stake <= 0:
+        raise HandError(
+            "invalid_stake",
+            f"The stake must be a positive whole number of minor units (cents); got {stake!r}.",
+            "stake",
+        )
+    return stake
+
+
+# -- 4–5: names and features ------------------------------------------------------------------
+def _check_names(record: HandRecord) -> None:
+    seated = set(record.players)
+    named = list(record.outcome.named_players())
+    named += [(f"hands.{name}", name) for name, _ in record.hands]
+    if record.spade_bet is not None:
+        named += [(f"side_bets.spade.highest_spade.{name}", name) for name, _ in record.spade_bet.highest_spade]
+    for field, name in named:
+        if name not in seated:
+            raise HandError(
+                "unknown_player", f"{name} is not seated at this table.", field
+            )
+
+
+def _check_features(rules: RuleSet, record: HandRecord) -> None:
+    if record.outcome.kind == "double_double" and not rules.double_double:
+        raise HandError(
+            "feature_disabled",
+            "Double-double is not played at this table (house rule double_double is off).",
+            "outcome.kind",
+        )
+    if record.spade_bet is not None and not rules.spade_side_pot:
+        raise HandError(
+            "feature_disabled",
+            "The spade side pot is not played at this table (house rule spade_side_pot is off).",
+            "side_bets.spade",
+        )
+
+
+# -- 6–8: cards -------------------------------------------------------------------------------
+@dataclass
+class _Parsed:
+    """Parsed cards with where they came from: lists of ``(field, owner text, card)``."""
+
+    held: dict[str, list[tuple[str, str, Card]]]
+    spreads: dict[str, list[list[tuple[str, str, Card]]]]
+    final_spread: list[tuple[str, str, Card]]
+    declarations: dict[str, Card | None]
+
+    def everywhere(self) -> Iterator[tuple[str, str, Card]]:
+        for items in self.held.values():
+            yield from items
+        for spreads in self.spreads.values():
+            for spread in spreads:
+                yield from spread
+        yield from self.final_spread
+
+    def held_cards(self, player: str) -> tuple[Card, ...]:
+        return tuple(card for _, _, card in self.held.get(player, []))
+
+
+def _parse_one(rules: RuleSet, text: Any, field: str, owner: str) -> Card:
+    try:
+        card = Card.parse(text)
+    except InvalidCard:
+        shown = text if isinstance(text, str) else repr(text)
+        raise HandError(
+            "invalid_card",
+            f"{owner} lists {shown!r}, which is not a card (write it like 10H, QD, A♠).",
+            field,
+        ) from None
+    if card.declared is not None and rules.jokers and rules.joker_value_mode != "declared":
+        raise HandError(
+            "invalid_card",
+            f"{owner} declares a joker as {card.declared.pretty()}, but jokers are only declared "
+            "when the house rule joker_value_mode is 'declared'.",
+            field,
+        )
+    return card
+
+
+def _parse_cards(rules: RuleSet, record: HandRecord) -> _Parsed:
+    held: dict[str, list[tuple[str, str, Card]]] = {}
+    spreads: dict[str, list[list[tuple[str, str, Card]]]] = {}
+    for player, hand in record.hands:
+        owner = f"{player}'s hand"
+        if hand.cards is not None:
+            held[player] = [
+                (f"hands.{player}.cards[{i}]", owner, _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner))
+                for i, t in enumerate(hand.cards)
+            ]
+        spreads[player] = [
+            [
+                (
+                    f"hands.{player}.spreads[{s}][{i}]",
+                    f"{player}'s spreads",
+                    _parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", f"{player}'s spreads"),
+                )
+                for i, t in enumerate(spread)
+            ]
+            for s, spread in enumerate(hand.spreads)
+        ]
+    final = [
+        (
+            f"outcome.tonker_final_spread[{i}]",
+            "the final spread",
+            _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", "The final spread"),
+        )
+        for i, t in enumerate(record.outcome.tonker_final_spread)
+    ]
+    declarations: dict[str, Card | None] = {}
+    if record.spade_bet is not None:
+        for player, text in record.spade_bet.highest_spade:
+            field = f"side_bets.spade.highest_spade.{player}"
+            declarations[player] = None if text is None else _parse_one(rules, text, field, f"{player}'s spade bet")
+    return _Parsed(held, spreads, final, declarations)
+
+
+def _check_jokers(rules: RuleSet, parsed: _Parsed) -> None:
+    jokers = [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
+    declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
+    if rules.jokers == 0 and (jokers or declared_jokers):
+        field, owner = jokers[0] if jokers else (f"side_bets.spade.highest_spade.{declared_jokers[0]}", "A spade bet")
+        raise HandError(
+            "joker_not_allowed",
+            f"{owner[0].upper()}{owner[1:]} holds a joker, but this table plays without jokers.",
+            field,
+        )
+    if len(jokers) > rules.jokers:
+        field, _ = jokers[rules.jokers]
+        raise HandError(
+            "too_many_jokers",
+            f"The entry shows {len(jokers)} jokers; the deck has only {rules.jokers}.",
+            field,
+        )
+
+
+def _check_duplicates(parsed: _Parsed) -> None:
+    first_seen: dict[str, tuple[str, str]] = {}
+    for field, owner, card in parsed.everywhere():
+        if card.is_joker:
+            continue
+        key = card.identity
+        if key in first_seen:
+            _, first_owner = first_seen[key]
+            where = f"{owner} lists the {card.pretty()} twice" if first_owner == owner else (
+                f"The {card.pretty()} appears in {first_owner} and in {owner}"
+            )
+            raise HandError("duplicate_card", f"{where[0].upper()}{where[1:]}; a deck has only one.", field)
+        first_seen[key] = (field, owner)
+
+
+# -- 9–10: which hands, how many cards ---------------------------------------------------------
+def _check_required_hands(record: HandRecord) -> None:
+    outcome = record.outcome
+    if outcome.kind == "deal_tonk":
+        for name in outcome.claimants:
+            hand = record.hand(name)
+            if hand is None or hand.cards is None:
+                raise HandError(
+                    "missing_hand",
+                    f"{name} claims a deal tonk: enter the {name}'s dealt cards, not just a total.",
+                    f"hands.{name}",
+                )
+    elif outcome.kind in ("knock", "dry_stock"):
+        for name in record.players:
+            if record.hand(name) is None:
+                what = "knock" if outcome.kind == "knock" else "dry stock"
+                raise HandError(
+                    "missing_hand",
+                    f"A {what} is paid on every count: enter {name}'s cards or total.",
+                    f"hands.{name}",
+                )
+    elif outcome.kind == "double_double":
+        hand = record.hand(outcome.responder or "")
+        if hand is None or hand.cards is None:
+            raise HandError(
+                "missing_hand",
+                f"A double-double needs the cards {outcome.responder} still holds.",
+                f"hands.{outcome.responder}",
+            )
+
+
+def _went_out(record: HandRecord) -> str | None:
+    outcome = record.outcome
+    if outcome.kind in ("tonk_out", "discard_out"):
+        return outcome.winner
+    if outcome.kind == "double_double":
+        return outcome.first_tonker
+    return None
+
+
+def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> None:
+    outcome = record.outcome
+    out_player = _went_out(record)
+    for player, hand in record.hands:
+        field = f"hands.{player}.cards"
+        n = len(hand.cards) if hand.cards is not None else None
+        if outcome.kind == "deal_tonk":
+            if n is not None and n != rules.hand_size and (player in outcome.claimants or n > rules.hand_size):
+                raise HandError(
+                    "wrong_card_count",
+                    f"{player}'s dealt hand shows {n} cards; the deal is {rules.hand_size} cards.",
+                    field,
+                )
+            continue
+        if player == out_player:
+            if (n is not None and n > 0) or (hand.total is not None and hand.total != 0):
+                how = {"tonk_out": "tonked out", "discard_out": "went out", "double_double": "tonked out"}[outcome.kind]
+                raise HandError(
+                    "winner_has_cards",
+                    f"{player} {how}, so {player}'s hand must be empty.",
+                    field if n else f"hands.{player}",
+                )
+            continue
+        if n is None:
+            continue
+        if n == 0:
+            raise HandError(
+                "empty_hand",
+                f"{player} holds no cards, but only the player who went out can have an empty hand.",
+                field,
+            )
+        limit = rules.max_hand_cards(knocker=(outcome.kind == "knock" and player == outcome.knocker))
+        if n > limit:
+            raise HandError(
+                "too_many_cards",
+                f"{player}'s hand shows {n} cards; at most {limit} can be held at the end of a hand.",
+                field,
+            )
+
+
+# -- 11: counts --------------------------------------------------------------------------------
+def _count_hands(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> dict[str, PlayerHand]:
+    out: dict[str, PlayerHand] = {}
+    is_deal = record.outcome.kind == "deal_tonk"
+    for player, hand in record.hands:
+        cards = parsed.held_cards(player) if hand.cards is not None else None
+        spreads = tuple(tuple(c for _, _, c in s) for s in parsed.spreads.get(player, []))
+        if cards is not None:
+            count = hand_points(cards, rules)
+            if not rules.held_spreads_count and not is_deal:
+                count -= best_held_spreads_value(cards, rules, lambda c: card_points(c, rules))
+            if hand.total is not None and hand.total != count:
+                raise HandError(
+                    "total_mismatch",
+                    f"{player}'s cards ({describe_cards(cards)}) count {count}, not {hand.total}.",
+                    f"hands.{player}.total",
+                )
+        else:
+            count = _check_total_range(rules, record, player, hand)
+        out[player] = PlayerHand(cards, spreads, count)
+    return out
+
+
+def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: HandEntry) -> int:
+    total = hand.total
+    assert total is not None
+    if player == _went_out(record):
+        return total  # already checked to be 0
+    outcome = record.outcome
+    knocker = outcome.kind == "knock" and player == outcome.knocker
+    max_cards = rules.hand_size if outcome.kind == "deal_tonk" else rules.max_hand_cards(knocker=knocker)
+    per_card = max(10, rules.joker_hand_value if rules.jokers else 0)
+    highest = per_card * max_cards
+    can_be_zero = (rules.jokers and rules.joker_hand_value == 0) or not rules.held_spreads_count
+    lowest = 0 if can_be_zero else 1
+    if not lowest <= total <= highest:
+        raise HandError(
+            "total_out_of_range",
+            f"{player}'s total of {total} is impossible: a hand here counts {lowest} to {highest}.",
+            f"hands.{player}.total",
+        )
+    return total
+
+
+# -- 12–13: spreads ----------------------------------------------------------------------------
+def _check_spreads(rules: RuleSet, parsed: _Parsed) -> None:
+    for player, spreads in parsed.spreads.items():
+        for index, spread in enumerate(spreads):
+            cards = tuple(c for _, _, c in spread)
+            problem = spread_problem(cards, rules)
+            if problem is not None:
+                raise HandError(
+                    "invalid_spread",
+                    f"{player}'s spread {describe_cards(cards)} is not valid: {problem}.",
+                    f"hands.{player}.spreads[{index}]",
+                )
+
+
+def _check_held_spreads(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> None:
+    if not rules.must_lay_spreads or record.outcome.kind not in ("knock", "dry_stock"):
+        return
+    for player, _ in record.hands:
+        cards = parsed.held_cards(player)
+        if not cards:
+            continue
+        found = layable_spreads(cards, rules, exempt_ace_books=rules.three_aces_exception)
+        if found:
+            raise HandError(
+                "held_spread",
+                f"{player} still holds the spread {describe_cards(found[0])}; at this table "
+                "spreads must be laid down.",
+                f"hands.{player}.cards",
+            )
