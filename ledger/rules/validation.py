@@ -71,7 +71,7 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
     Returns a :class:`CheckedHand`; raises :class:`HandError` with the first failing code.
     """
     players = record.players
-    _check_players(rules, players)
+    check_table(rules, players)
     stake = _check_stake(record.stake)
     _check_names(record)
     _check_features(rules, record)
@@ -95,7 +95,9 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
 
 
 # -- 1–3: table and stake ---------------------------------------------------------------------
-def _check_players(rules: RuleSet, players: tuple[str, ...]) -> None:
+def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
+    """§9.1 items 1–2 for a seating: raises :class:`HandError` ``too_few_players``,
+    ``too_many_players`` or ``duplicate_player`` (field ``players``/``players[i]``)."""
     if len(players) < rules.min_players:
         raise HandError(
             "too_few_players",

@@ -1,0 +1,50 @@
+"""Marshmallow schemas for the JSON API's request bodies (shape only; rules come after)."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
+
+from ledger.money import minor_digits
+
+
+class SessionCreateSchema(Schema):
+    """``POST /api/v1/sessions``: ``stake`` is an int in minor units of ``currency``."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    currency = fields.String(required=True)
+    stake = fields.Integer(required=True, strict=True)
+    ruleset = fields.Dict(load_default=dict)
+    players = fields.List(fields.String(), required=True)
+    first_dealer = fields.String(load_default=None, allow_none=True)
+
+    @validates("currency")
+    def _currency(self, value: str, **_: Any) -> None:
+        try:
+            minor_digits(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class HandCreateSchema(Schema):
+    """``POST /api/v1/sessions/{id}/hands``: one §8.1 entry without players, stake or rules."""
+
+    class Meta:
+        unknown = RAISE
+
+    outcome = fields.Dict(required=True)
+    hands = fields.Dict(load_default=dict)
+    side_bets = fields.Dict(load_default=None, allow_none=True)
+    dealer = fields.String(load_default=None, allow_none=True)
+
+
+class SettleSchema(Schema):
+    """``POST /api/v1/settle``: ``balances`` maps players to signed ints (minor units)."""
+
+    class Meta:
+        unknown = RAISE
+
+    balances = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True)

@@ -1,0 +1,66 @@
+"""The Flask application factory (pattern of Flask's tutorial "flaskr").
+
+Configuration, lowest to highest precedence: built-in defaults (SQLite file under the
+instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``),
+then ``test_config``. The secret key is generated once into ``instance/secret_key``.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+from ledger import db
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'ledger.sqlite3'}",
+        JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        WTF_CSRF_TIME_LIMIT=None,
+        LOCALE="en_US",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        for key in ("DATABASE_URL", "SECRET_KEY"):
+            if os.environ.get(key):
+                app.config[key] = os.environ[key]
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    db.init_app(app)
+
+    from ledger.api import init_app as init_api
+    from ledger.web import init_app as init_web
+
+    init_api(app)
+    init_web(app)
+    return app
+
+
+def _instance_secret(instance: Path) -> str:
+    path = instance / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key

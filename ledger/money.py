@@ -1,0 +1,91 @@
+"""Money in and out: parse what a person types into ``int`` minor units, and display minor units.
+
+Every amount is an ``int`` in the minor unit of an ISO 4217 currency (cents for USD, yen for JPY,
+fils for BHD). Conversions go through :class:`decimal.Decimal` and never through ``float``. The
+number of minor digits per currency comes from Babel's CLDR data, the only non-stdlib dependency.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Context, Decimal, localcontext
+
+from babel.numbers import format_currency, get_currency_precision, is_currency
+
+_AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+"""ASCII digits with an optional '.' decimal separator: "5", "0.25", "5.", ".25"."""
+
+
+def minor_digits(currency: str) -> int:
+    """Number of decimal digits of ``currency``'s minor unit (USD 2, JPY 0, BHD 3).
+
+    ``currency`` is an upper-case ISO 4217 code. Raises ``ValueError`` if Babel does not know it.
+    """
+    if not is_currency(currency):
+        raise ValueError(f"unknown currency code {currency!r}")
+    return get_currency_precision(currency)
+
+
+def parse_amount(text: str, currency: str) -> int:
+    """Parse a non-negative amount typed by a person into ``int`` minor units of ``currency``.
+
+    Accepts ASCII digits with an optional '.' decimal separator and surrounding spaces:
+    ``parse_amount("0.25", "USD") == 25``, ``parse_amount("5", "USD") == 500``,
+    ``parse_amount("5", "JPY") == 5``. Trailing zeros beyond the currency's digits are fine
+    (``"0.250"`` in EUR is 25); a value that needs more digits is refused.
+
+    Raises ``ValueError`` (message quotes the input) for empty text, a negative amount, anything
+    that is not a plain decimal number (no ',' separators, signs or symbols), more decimals than
+    ``currency`` allows (``"0.255"`` in EUR), or an unknown currency.
+    """
+    digits = minor_digits(currency)
+    cleaned = text.strip()
+    if not cleaned:
+        raise ValueError("amount is empty")
+    if cleaned.startswith("-"):
+        raise ValueError(f"amount must not be negative, got {text!r}")
+    if not _AMOUNT.fullmatch(cleaned):
+        raise ValueError(
+            f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'"
+        )
+    scaled = _scale(Decimal(cleaned), digits)
+    if scaled != scaled.to_integral_value():
+        raise ValueError(
+            f"{text.strip()!r} has more decimals than {currency} allows ({digits})"
+        )
+    return int(scaled)
+
+
+def format_minor(amount_minor: int, currency: str, locale: str = "en_US") -> str:
+    """Display ``amount_minor`` (signed ``int`` minor units) as money in ``locale``.
+
+    ``format_minor(2550, "USD") == "$25.50"``, ``format_minor(-525, "USD") == "-$5.25"``,
+    ``format_minor(500, "JPY") == "¥500"``. Raises ``ValueError`` if the amount is not an ``int``
+    (``bool`` included) or the currency is unknown.
+    """
+    value = _to_decimal(amount_minor, currency)
+    # Babel quantizes in the current decimal context; give it room for every digit so that
+    # large amounts are shown exactly instead of failing (default precision is 28 digits).
+    with localcontext(Context(prec=max(28, len(value.as_tuple().digits) + 1))):
+        return format_currency(value, currency, locale=locale)
+
+
+def format_plain(amount_minor: int, currency: str) -> str:
+    """Plain decimal text of ``amount_minor`` with exactly the currency's digits and no symbol
+    or grouping, for form inputs: ``format_plain(2550, "USD") == "25.50"``, ``format_plain(5,
+    "JPY") == "5"``, ``format_plain(-525, "USD") == "-5.25"``. For amounts >= 0 it round-trips
+    through :func:`parse_amount`. Raises ``ValueError`` like :func:`format_minor`.
+    """
+    return format(_to_decimal(amount_minor, currency), "f")
+
+
+def _to_decimal(amount_minor: int, currency: str) -> Decimal:
+    """Exact ``Decimal`` value of ``amount_minor`` minor units (``2550`` USD -> ``25.50``)."""
+    if type(amount_minor) is not int:
+        raise ValueError(f"amount must be an int in minor units, got {amount_minor!r}")
+    return _scale(Decimal(amount_minor), -minor_digits(currency))
+
+
+def _scale(value: Decimal, places: int) -> Decimal:
+    """``value * 10**places`` exactly: the coefficient is kept whole, whatever its length."""
+    precision = max(1, len(value.as_tuple().digits))
+    return value.scaleb(places, context=Context(prec=precision))

@@ -1,0 +1,134 @@
+"""Money: exact parsing of typed amounts into int minor units, and display through Babel."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ledger.money import format_minor, format_plain, minor_digits, parse_amount
+
+
+@pytest.mark.parametrize(
+    ("currency", "digits"), [("USD", 2), ("EUR", 2), ("JPY", 0), ("BHD", 3), ("KWD", 3)]
+)
+def test_minor_digits(currency, digits):
+    assert minor_digits(currency) == digits
+
+
+@pytest.mark.parametrize("currency", ["XYZ", "usd", "", "US", "DOLLARS"])
+def test_minor_digits_unknown_currency(currency):
+    with pytest.raises(ValueError, match="unknown currency code"):
+        minor_digits(currency)
+
+
+@pytest.mark.parametrize(
+    ("text", "currency", "minor"),
+    [
+        ("0.25", "USD", 25),
+        ("5", "USD", 500),
+        ("5", "JPY", 5),
+        ("1500", "JPY", 1500),
+        ("5.0", "JPY", 5),
+        (" 12.5 ", "EUR", 1250),
+        ("0.250", "EUR", 25),
+        ("5.", "USD", 500),
+        (".75", "USD", 75),
+        ("0", "USD", 0),
+        ("1.234", "BHD", 1234),
+        ("0.5", "BHD", 500),
+        ("2", "BHD", 2000),
+        ("12345678901234567890123456789.99", "USD", 1234567890123456789012345678999),
+    ],
+)
+def test_parse_amount(text, currency, minor):
+    value = parse_amount(text, currency)
+    assert type(value) is int
+    assert value == minor
+
+
+@pytest.mark.parametrize(
+    ("text", "currency", "message"),
+    [
+        ("0.255", "EUR", r"'0\.255' has more decimals than EUR allows \(2\)"),
+        ("5.5", "JPY", r"'5\.5' has more decimals than JPY allows \(0\)"),
+        ("1.2345", "BHD", r"more decimals than BHD allows \(3\)"),
+        ("-1", "USD", "must not be negative"),
+        (" -0.25", "USD", "must not be negative"),
+        ("", "USD", "empty"),
+        ("   ", "USD", "empty"),
+        ("1,50", "EUR", "not an amount: '1,50'"),
+        ("1,000", "USD", "not an amount"),
+        ("$5", "USD", "not an amount"),
+        ("+5", "USD", "not an amount"),
+        ("1e3", "USD", "not an amount"),
+        ("NaN", "USD", "not an amount"),
+        ("Infinity", "USD", "not an amount"),
+        ("1.2.3", "USD", "not an amount"),
+        (".", "USD", "not an amount"),
+        ("\u0665", "USD", "not an amount"),  # ARABIC-INDIC DIGIT FIVE: ASCII digits only
+        ("5", "XYZ", "unknown currency code"),
+    ],
+)
+def test_parse_amount_rejects(text, currency, message):
+    with pytest.raises(ValueError, match=message):
+        parse_amount(text, currency)
+
+
+@pytest.mark.parametrize(
+    ("minor", "currency", "locale", "text"),
+    [
+        (2550, "USD", "en_US", "$25.50"),
+        (-525, "USD", "en_US", "-$5.25"),
+        (0, "USD", "en_US", "$0.00"),
+        (5, "USD", "en_US", "$0.05"),
+        (500, "JPY", "en_US", "¥500"),
+        (1234, "BHD", "en_US", "BHD1.234"),
+        (-5, "BHD", "en_US", "-BHD0.005"),
+        (123456789, "EUR", "en_US", "€1,234,567.89"),
+        (2550, "EUR", "de_DE", "25,50\xa0€"),
+        (10**30 + 1, "USD", "en_US", "$10,000,000,000,000,000,000,000,000,000.01"),
+    ],
+)
+def test_format_minor(minor, currency, locale, text):
+    assert format_minor(minor, currency, locale=locale) == text
+
+
+def test_format_minor_default_locale_is_en_us():
+    assert format_minor(2550, "USD") == "$25.50"
+
+
+@pytest.mark.parametrize(
+    ("minor", "currency", "text"),
+    [
+        (2550, "USD", "25.50"),
+        (0, "USD", "0.00"),
+        (7, "USD", "0.07"),
+        (-525, "USD", "-5.25"),
+        (5, "JPY", "5"),
+        (1, "BHD", "0.001"),
+        (123456789, "EUR", "1234567.89"),
+    ],
+)
+def test_format_plain(minor, currency, text):
+    assert format_plain(minor, currency) == text
+
+
+@pytest.mark.parametrize("bad", [25.5, True, Decimal("25"), "25", None])
+@pytest.mark.parametrize("formatter", [format_minor, format_plain])
+def test_formatters_reject_non_int(formatter, bad):
+    with pytest.raises(ValueError, match="must be an int"):
+        formatter(bad, "USD")
+
+
+@pytest.mark.parametrize("formatter", [format_minor, format_plain])
+def test_formatters_reject_unknown_currency(formatter):
+    with pytest.raises(ValueError, match="unknown currency code 'XYZ'"):
+        formatter(100, "XYZ")
+
+
+@settings(max_examples=300, database=None)
+@given(st.integers(min_value=0, max_value=10**40), st.sampled_from(["USD", "JPY", "BHD", "EUR"]))
+def test_plain_text_round_trips_through_parse(minor, currency):
+    assert parse_amount(format_plain(minor, currency), currency) == minor
