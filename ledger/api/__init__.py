@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ledger.api.errors import (
     ApiError,
@@ -38,8 +38,11 @@ from ledger.settlement import UnbalancedError, settle
 from ledger.statements import render_session_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+bp.register_error_handler(ApiError, handle_api_error)
+bp.register_error_handler(HandError, handle_hand_error)
+bp.register_error_handler(NightError, handle_night_error)
 
-SCHEMA_CODES = {"stake": "invalid_stake", "players": "invalid_entry"}
+SESSION_FIELD_CODES = {"stake": "invalid_stake"}
 
 
 def json_body() -> dict[str, Any]:
@@ -61,13 +64,15 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not allowed")
 
 
-def load(schema: Schema, data: dict[str, Any]) -> dict[str, Any]:
+def load(schema: Schema, data: dict[str, Any], codes: dict[str, str] | None = None) -> dict[str, Any]:
+    """``schema.load(data)``; :class:`ApiError` 422 naming the first bad field. ``codes`` maps
+    a top-level field to a §9.1 code (default ``invalid_entry``)."""
     try:
         return schema.load(data)
     except ValidationError as err:
         field, message = first_schema_error(err)
         top = (field or "").split(".")[0]
-        code = SCHEMA_CODES.get(top, "invalid_entry")
+        code = (codes or {}).get(top, "invalid_entry")
         raise ApiError(422, code, f"{field}: {message}" if field else message, field) from None
 
 
@@ -116,7 +121,7 @@ def settle_balances() -> Any:
 @bp.post("/sessions")
 def create_session() -> Any:
     """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``."""
-    data = load(SessionCreateSchema(), json_body())
+    data = load(SessionCreateSchema(), json_body(), SESSION_FIELD_CODES)
     rules = RuleSet.from_spec(data["ruleset"])
     night, token = ledger_night.create_night(
         get_session(),
@@ -234,15 +239,13 @@ def _http_error(err: HTTPException) -> Any:
     return err
 
 
-def _server_error(err: Exception) -> Any:
+def _server_error(err: InternalServerError) -> Any:
     if request.path.startswith("/api/"):
         return error_response(500, "internal_error", "Something went wrong on our side; nothing was recorded.")
-    raise err
+    return err
 
 
 def init_app(app: Flask) -> None:
-    bp.register_error_handler(ApiError, handle_api_error)
-    bp.register_error_handler(HandError, handle_hand_error)
-    bp.register_error_handler(NightError, handle_night_error)
     app.register_blueprint(bp)
+    app.register_error_handler(InternalServerError, _server_error)
     app.register_error_handler(HTTPException, _http_error)

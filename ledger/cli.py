@@ -1,0 +1,77 @@
+"""Command line: ``tonk-ledger serve`` runs the app with waitress; ``tonk-ledger demo`` loads a
+scripted night (default ``nights/night-01.json``) as a new session and prints its table link."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from ledger.app import PROJECT_ROOT
+
+DEFAULT_NIGHT = PROJECT_ROOT / "nights" / "night-01.json"
+
+
+def load_night(app: Any, path: Path) -> tuple[str, str, int]:
+    """Record the night file at ``path`` (RULES.md §8.1 hands plus a session header: name,
+    currency, stake, ruleset, players, first_dealer) as a new session through the same
+    service the API uses. Returns ``(session id, token, hands recorded)``.
+
+    Raises :class:`ledger.rules.HandError` if any hand is refused (nothing after it is stored).
+    """
+    from ledger import night as ledger_night
+    from ledger.db import get_session
+    from ledger.rules import RuleSet
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    with app.app_context():
+        db = get_session()
+        night, token = ledger_night.create_night(
+            db,
+            name=data["name"],
+            currency=data["currency"],
+            stake_minor=data["stake"],
+            rules=RuleSet.from_spec(data.get("ruleset")),
+            players=data["players"],
+            first_dealer=data.get("first_dealer"),
+        )
+        for hand in data["hands"]:
+            ledger_night.record_hand(db, night, ledger_night.Submission(
+                outcome=hand["outcome"],
+                hands=hand.get("hands", {}),
+                side_bets=hand.get("side_bets"),
+                dealer=hand.get("dealer"),
+            ))
+        return night.id, token, len(data["hands"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tonk-ledger", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the app (waitress) on the embedded SQLite database")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, so phones on the Wi-Fi can join)")
+    serve.add_argument("--port", type=int, default=8000)
+    demo = commands.add_parser("demo", help="load a scripted night as a new session")
+    demo.add_argument("night", nargs="?", type=Path, default=DEFAULT_NIGHT)
+    demo.add_argument("--base-url", default="http://127.0.0.1:8000")
+    args = parser.parse_args(argv)
+
+    from ledger import create_app
+
+    app = create_app()
+    if args.command == "serve":
+        from waitress import serve as waitress_serve
+
+        print(f"Tonk Ledger on http://{args.host}:{args.port}/  (database: {app.config['DATABASE_URL']})")
+        waitress_serve(app, host=args.host, port=args.port, threads=8)
+        return 0
+    session_id, token, count = load_night(app, args.night)
+    print(f"Loaded {count} hands as session {session_id}.")
+    print(f"Open the table: {args.base_url.rstrip('/')}/join/{session_id}/{token}")
+    print(f"API token: {token}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
