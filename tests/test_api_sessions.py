@@ -293,3 +293,32 @@ def test_demo_loads_the_night(app: Any, client: Any, night_data: dict[str, Any])
     body = client.get(f"/api/v1/sessions/{session_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
     assert body["net"] == night_data["expected"]["net"]
     assert body["hand_count"] == count
+
+
+def test_changing_a_preset_later_does_not_reprice_an_old_night(
+    client: Any, night_data: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session stores every toggle's value, so a later edit of a preset's definition in
+    code leaves old nights priced as they were started."""
+    from ledger.rules import ruleset as ruleset_module
+    from ledger.rules.ruleset import Preset
+
+    created = client.post("/api/v1/sessions", json=session_body(night_data) | {"ruleset": {"preset": "texas"}}).get_json()
+    night = {"id": created["id"], "headers": {"Authorization": f"Bearer {created['token']}"}}
+    caught = {"outcome": {"kind": "knock", "knocker": "Dee"}, "hands": {
+        "Dee": {"cards": ["9S", "8H"]}, "Marcus": {"cards": ["2C", "3H"]},
+        "Rosa": {"cards": ["KD", "5S"]}, "Tomás": {"cards": ["QC", "JS"]}}}
+    first = post_hand(client, night, caught).get_json()
+    assert first["net"] == {"Dee": -50, "Marcus": 50, "Rosa": 0, "Tomás": 0}  # texas: lowest only
+
+    texas = ruleset_module.PRESETS["texas"]
+    monkeypatch.setitem(ruleset_module.PRESETS, "texas", Preset(
+        texas.name, texas.title, texas.description, {"caught_model": "pagat"}, texas.aliases))
+    assert client.post("/api/v1/score", json={**caught, "ruleset": {"preset": "texas"}, "players": night_data["players"],
+                                              "stake": 25}).get_json()["net"]["Rosa"] == 25  # the new definition
+
+    second = post_hand(client, night, caught).get_json()
+    assert second["net"] == first["net"]
+    after = state(client, night)
+    assert after["ruleset"] == created["ruleset"]
+    assert after["net"] == {"Dee": -100, "Marcus": 100, "Rosa": 0, "Tomás": 0}
