@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from flask import Flask
 
-from ledger import db
+from ledger import db, limits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,6 +47,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     db.init_app(app)
+    limits.init_app(app)
 
     from ledger.api import init_app as init_api
     from ledger.web import init_app as init_web

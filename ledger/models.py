@@ -23,8 +23,7 @@ def _utc_column(nullable: bool = False) -> Any:
 class GameSession(SQLModel, table=True):
     """One night at one table: seat order, stake, currency and the frozen rule-set snapshot.
 
-    ``token_hash`` is the SHA-256 of the table's secret (the secret itself is never stored).
-    ``last_hand_number`` is bumped in the same transaction that records a hand, which keeps
+    Its secrets live hashed in :class:`AccessKey`. ``last_hand_number`` is bumped in the same transaction that records a hand, which keeps
     hand numbers unique and gap-free under concurrent writers.
     """
 
@@ -38,25 +37,45 @@ class GameSession(SQLModel, table=True):
     players: list[str] = Field(sa_column=Column(JSON, nullable=False))
     first_dealer: str = Field(max_length=80)
     status: str = Field(default="open", max_length=16)
-    token_hash: str = Field(max_length=64)
     last_hand_number: int = Field(default=0)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     closed_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 
 
+class AccessKey(SQLModel, table=True):
+    """A credential for one session: ``role`` is ``host``, ``player`` or ``viewer``; ``kind``
+    is ``link`` (a token in a join link or an API bearer token), ``code`` (the short table
+    code) or ``device`` (a token minted for a phone that joined by code). Only the SHA-256 of
+    the secret is stored."""
+
+    __tablename__ = "access_key"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
+    role: str = Field(max_length=16)
+    kind: str = Field(max_length=16)
+    secret_hash: str = Field(max_length=64, unique=True, index=True)
+    label: str = Field(default="", max_length=120)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    revoked_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
+
+
 class Hand(SQLModel, table=True):
-    """One recorded hand: what was entered (``entry``), what the engine paid (``result``), its
-    number within the session and its dealer. ``status`` is ``counted`` or ``voided``."""
+    """One version of one recorded hand: what was entered (``entry``), what the engine paid
+    (``result``), its number within the session, its dealer. ``status`` is ``counted``,
+    ``voided`` or ``superseded`` (an amendment replaced it with ``version + 1``); exactly one
+    version of a number is not superseded."""
 
     __tablename__ = "hand"
     __table_args__ = (
-        UniqueConstraint("session_id", "number", name="uq_hand_session_number"),
+        UniqueConstraint("session_id", "number", "version", name="uq_hand_session_number_version"),
         UniqueConstraint("session_id", "idempotency_key", name="uq_hand_session_idempotency"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
     number: int
+    version: int = Field(default=1)
     dealer: str = Field(max_length=80)
     kind: str = Field(max_length=20)
     entry: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
@@ -81,15 +100,35 @@ class HandTransfer(SQLModel, table=True):
     amount_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
+class Payment(SQLModel, table=True):
+    """Money handed over at settle-up: ``payer`` gave ``payee`` ``amount_minor`` (positive,
+    partial amounts allowed). ``status`` is ``counted`` or ``voided``."""
+
+    __tablename__ = "payment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
+    payer: str = Field(max_length=80)
+    payee: str = Field(max_length=80)
+    amount_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(default="counted", max_length=16)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
+
+
 class AuditEvent(SQLModel, table=True):
     """Something that changed a session: ``action`` (``session_created``, ``hand_recorded``,
-    ``hand_voided``, ``session_closed``...), when, and ``detail`` (before/after values)."""
+    ``hand_voided``, ``hand_amended``, ``payment_recorded``, ``session_closed``...), who did
+    it (``actor_role``, ``access_key_id``: which phone), when, and ``detail`` (before/after)."""
 
     __tablename__ = "audit_event"
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
     action: str = Field(max_length=40)
+    actor_role: str = Field(default="", max_length=16)
+    access_key_id: int | None = Field(default=None)
+    device: str = Field(default="", max_length=120)
     hand_number: int | None = None
     detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())

@@ -6,17 +6,18 @@ no rule is computed here. All amounts are ``int`` minor units.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import object_session
 from sqlmodel import Session, select
 
-from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, utcnow
+from ledger import access
+from ledger.access import SYSTEM, Actor
+from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
 from ledger.report import HandLine, SessionReport
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
 from ledger.rules.describe import describe_hand
@@ -31,26 +32,39 @@ class NightError(Exception):
     status (404 unknown hand, 409 closed session...), ``code``/``message``/``field`` as in
     :class:`~ledger.rules.HandError`."""
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, field: str | None = None, extra: Mapping[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.field = field
+        self.extra = dict(extra or {})
 
-    def to_json(self) -> dict[str, str | None]:
-        return {"error": self.code, "message": self.message, "field": self.field}
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    def to_json(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, "field": self.field} | self.extra
 
 
 def token_matches(night: GameSession, token: str | None) -> bool:
-    """Whether ``token`` is this session's secret (constant-time comparison)."""
-    if not token:
-        return False
-    return hmac.compare_digest(night.token_hash, hash_token(token))
+    """Whether ``token`` opens this session in any role."""
+    db = object_session(night)
+    return db is not None and access.key_for(db, night, token) is not None  # type: ignore[arg-type]
+
+
+def audit(
+    db: Session, night: GameSession, actor: Actor, action: str, *, hand_number: int | None = None,
+    before: Any = None, after: Any = None, **detail: Any,
+) -> None:
+    """Add an audit event (the caller commits with the change it describes)."""
+    body = dict(detail)
+    if before is not None:
+        body["before"] = before
+    if after is not None:
+        body["after"] = after
+    db.add(AuditEvent(session_id=night.id, action=action, actor_role=actor.role,
+                      access_key_id=actor.access_key_id, device=actor.device, hand_number=hand_number,
+                      detail=body))
 
 
 def rules_of(night: GameSession) -> RuleSet:
@@ -69,7 +83,8 @@ def create_night(
     players: Sequence[str],
     first_dealer: str | None = None,
 ) -> tuple[GameSession, str]:
-    """Open a session and return it with its secret token (shown once, stored hashed).
+    """Open a session and return it with the host's secret token (stored hashed; the player
+    and viewer links and the table code derive from it, see :mod:`ledger.access`).
 
     ``players`` are in seat order (clockwise). ``first_dealer`` defaults to the first seat.
     Raises :class:`HandError` (``too_few_players``, ``too_many_players``, ``duplicate_player``,
@@ -87,25 +102,31 @@ def create_night(
     dealer = seated[0] if first_dealer is None else first_dealer.strip()
     if dealer not in seated:
         raise HandError("unknown_player", f"The first dealer {dealer} is not seated.", "first_dealer")
-    token = secrets.token_urlsafe(24)
-    night = GameSession(
-        id=secrets.token_urlsafe(9),
-        name=name.strip(),
-        currency=currency,
-        stake_minor=stake_minor,
-        ruleset=rules.snapshot(),
-        players=list(seated),
-        first_dealer=dealer,
-        token_hash=hash_token(token),
-    )
-    db.add(night)
-    db.flush()
-    db.add(AuditEvent(session_id=night.id, action="session_created", detail={
-        "name": night.name, "players": night.players, "stake_minor": stake_minor,
-        "currency": currency, "ruleset": night.ruleset,
-    }))
-    db.commit()
-    return night, token
+    for _attempt in range(5):
+        token = access.new_host_token()
+        night = GameSession(
+            id=secrets.token_urlsafe(9),
+            name=name.strip(),
+            currency=currency,
+            stake_minor=stake_minor,
+            ruleset=rules.snapshot(),
+            players=list(seated),
+            first_dealer=dealer,
+        )
+        db.add(night)
+        db.flush()
+        access.add_keys(db, night, access.table_secrets(token, night.id))
+        audit(db, night, SYSTEM, "session_created", after={
+            "name": night.name, "players": night.players, "stake_minor": stake_minor,
+            "currency": currency, "ruleset": night.ruleset,
+        })
+        try:
+            db.commit()
+        except IntegrityError:  # a table code shared with another session: draw new secrets
+            db.rollback()
+            continue
+        return night, token
+    raise RuntimeError("could not draw unique table secrets")
 
 
 def find_night(db: Session, session_id: str) -> GameSession | None:
@@ -116,13 +137,15 @@ def find_night(db: Session, session_id: str) -> GameSession | None:
 @dataclass(frozen=True, slots=True)
 class Submission:
     """What a phone or API client sends for one hand: the §8.1 ``outcome``, ``hands`` and
-    ``side_bets`` (raw JSON), optional ``dealer`` and idempotency key."""
+    ``side_bets`` (raw JSON), optional ``dealer``, idempotency key, and the hand ``number``
+    the phone means to record (so two phones cannot both record "hand 7")."""
 
     outcome: Any
     hands: Any
     side_bets: Any = None
     dealer: str | None = None
     idempotency_key: str | None = None
+    number: int | None = None
 
     def entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
@@ -146,14 +169,19 @@ def preview_hand(night: GameSession, submission: Submission) -> HandResult:
     return score_hand(rules_of(night), record)
 
 
-def record_hand(db: Session, night: GameSession, submission: Submission) -> tuple[Hand, bool]:
+def record_hand(
+    db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
+) -> tuple[Hand, bool]:
     """Check, score and store one hand in a single transaction.
 
     Returns ``(hand, created)``; ``created`` is False when the idempotency key was already
     used in this session (the stored hand is returned and nothing new is written).
-    Raises :class:`HandError` (422) for an entry the rules refuse, :class:`NightError` 409
-    ``session_closed`` when the night is closed.
+    Raises :class:`HandError` (422) for an entry the rules refuse; :class:`NightError` 409
+    ``session_closed``, 409 ``hand_number_taken`` (with the ``existing`` hand) or
+    ``hand_number_gap`` when ``submission.number`` is not the next number;
+    :class:`~ledger.access.AccessDenied` when the actor may not record.
     """
+    actor.require("record")
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
         if existing is not None:
@@ -164,26 +192,14 @@ def record_hand(db: Session, night: GameSession, submission: Submission) -> tupl
     dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
     if dealer not in night.players:
         raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
-    stored_result = result.to_json() | {"detail": result.detail, "counts": result.counts}
     try:
         number = _take_hand_number(db, night)
-        hand = Hand(
-            session_id=night.id,
-            number=number,
-            dealer=dealer,
-            kind=result.kind,
-            entry=submission.entry(),
-            result=stored_result,
-            redeal=result.redeal,
-            idempotency_key=submission.idempotency_key or None,
-        )
-        db.add(hand)
-        db.flush()
-        for t in result.transfers:
-            db.add(HandTransfer(hand_id=hand.id, payer=t.payer, payee=t.payee, amount_minor=t.amount_minor))
-        db.add(AuditEvent(session_id=night.id, action="hand_recorded", hand_number=number, detail={
-            "after": {"dealer": dealer, "entry": hand.entry, "net": result.net},
-        }))
+        if submission.number is not None and submission.number != number:
+            db.rollback()
+            _refuse_number(db, night, submission.number, number)
+        hand = _store_version(db, night, number, 1, dealer, submission, result)
+        audit(db, night, actor, "hand_recorded", hand_number=number,
+              after={"dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -192,6 +208,87 @@ def record_hand(db: Session, night: GameSession, submission: Submission) -> tupl
             if existing is not None:
                 return existing, False
         raise
+    return hand, True
+
+
+def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: int) -> None:
+    taken = db.exec(select(Hand).where(
+        Hand.session_id == night.id, Hand.number == wanted, Hand.status != "superseded")).first()
+    if taken is not None:
+        raise NightError(409, "hand_number_taken",
+                         f"Hand {wanted} was already recorded by another phone; check it before entering again.",
+                         "number", {"existing": hand_json(taken), "next_number": next_number})
+    raise NightError(409, "hand_number_gap", f"The next hand is number {next_number}, not {wanted}.",
+                     "number", {"next_number": next_number})
+
+
+def _store_version(
+    db: Session, night: GameSession, number: int, version: int, dealer: str,
+    submission: Submission, result: HandResult,
+) -> Hand:
+    hand = Hand(
+        session_id=night.id,
+        number=number,
+        version=version,
+        dealer=dealer,
+        kind=result.kind,
+        entry=submission.entry(),
+        result=result.to_json() | {"detail": result.detail, "counts": result.counts},
+        redeal=result.redeal,
+        idempotency_key=submission.idempotency_key or None,
+    )
+    db.add(hand)
+    db.flush()
+    for t in result.transfers:
+        db.add(HandTransfer(hand_id=hand.id, payer=t.payer, payee=t.payee, amount_minor=t.amount_minor))
+    return hand
+
+
+def amend_hand(
+    db: Session, night: GameSession, number: int, version: int, submission: Submission, actor: Actor = SYSTEM
+) -> tuple[Hand, bool]:
+    """Replace hand ``number`` (currently at ``version``) by a corrected entry: the old version
+    is kept as ``superseded`` and linked, the new one (``version + 1``) counts.
+
+    Returns ``(new version, created)`` (``created`` False on a repeated idempotency key).
+    Raises :class:`HandError` 422 for a refused entry; :class:`NightError` 404
+    ``hand_not_found``, 409 ``stale_version`` (with the ``current`` hand) when someone amended
+    it first, 409 ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
+    """
+    actor.require("amend")
+    if submission.idempotency_key:
+        existing = _by_idempotency_key(db, night, submission.idempotency_key)
+        if existing is not None:
+            return existing, False
+    current = get_hand(db, night, number)
+    if night.status != "open":
+        raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
+    if current.version != version:
+        raise NightError(409, "stale_version",
+                         f"Hand {number} was changed on another phone (now version {current.version}); "
+                         "compare both before amending again.",
+                         "version", {"current": hand_json(current), "your_version": version})
+    if current.status == "voided":
+        raise NightError(409, "hand_voided", f"Hand {number} is void; record a new hand instead.", "number")
+    result = preview_hand(night, submission)
+    dealer = submission.dealer if submission.dealer is not None else current.dealer
+    if dealer not in night.players:
+        raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
+    before = {"version": current.version, "dealer": current.dealer, "entry": current.entry,
+              "net": current.result.get("net")}
+    current.status = "superseded"
+    db.add(current)
+    try:
+        db.flush()
+        hand = _store_version(db, night, number, version + 1, dealer, submission, result)
+        audit(db, night, actor, "hand_amended", hand_number=number, before=before,
+              after={"version": hand.version, "dealer": dealer, "entry": hand.entry, "net": result.net})
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        fresh = get_hand(db, night, number)
+        raise NightError(409, "stale_version", f"Hand {number} was changed on another phone at the same moment.",
+                         "version", {"current": hand_json(fresh), "your_version": version}) from None
     return hand, True
 
 
@@ -217,12 +314,13 @@ def _by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | Non
     ).first()
 
 
-def void_hand(db: Session, night: GameSession, number: int) -> Hand:
+def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
     """Void hand ``number``: it is kept (shown struck through) and stops counting.
 
     Voiding a voided hand changes nothing. Raises :class:`NightError` 404 ``hand_not_found``,
-    409 ``session_closed``.
+    409 ``session_closed``; :class:`AccessDenied` unless host.
     """
+    actor.require("void")
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -231,37 +329,53 @@ def void_hand(db: Session, night: GameSession, number: int) -> Hand:
     hand.status = "voided"
     hand.voided_at = utcnow()
     db.add(hand)
-    db.add(AuditEvent(session_id=night.id, action="hand_voided", hand_number=number, detail={
-        "before": {"status": "counted"}, "after": {"status": "voided"},
-    }))
+    audit(db, night, actor, "hand_voided", hand_number=number,
+          before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"})
     db.commit()
     return hand
 
 
-def close_night(db: Session, night: GameSession) -> GameSession:
-    """Close the night: no more hands or voids. Closing twice changes nothing."""
+def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
+    """Void the most recent counted hand (the host's "undo"). Raises :class:`NightError` 404
+    ``nothing_to_undo`` when no hand counts."""
+    actor.require("undo")
+    last = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
+                   .order_by(Hand.number.desc())).first()  # type: ignore[attr-defined]
+    if last is None:
+        raise NightError(404, "nothing_to_undo", "No counted hand to undo.")
+    return void_hand(db, night, last.number, actor)
+
+
+def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameSession:
+    """Close the night: no more hands or voids. Closing twice changes nothing.
+    Raises :class:`AccessDenied` unless host."""
+    actor.require("close")
     if night.status == "closed":
         return night
     night.status = "closed"
     night.closed_at = utcnow()
     db.add(night)
-    db.add(AuditEvent(session_id=night.id, action="session_closed", detail={
-        "net": balances(db, night),
-    }))
+    audit(db, night, actor, "session_closed", after={"net": balances(db, night)})
     db.commit()
     return night
 
 
 # -- reading ---------------------------------------------------------------------------------------
 def get_hand(db: Session, night: GameSession, number: int) -> Hand:
-    hand = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number == number)).first()
+    hand = db.exec(select(Hand).where(
+        Hand.session_id == night.id, Hand.number == number, Hand.status != "superseded")).first()
     if hand is None:
         raise NightError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
     return hand
 
 
-def hands_of(db: Session, night: GameSession) -> list[Hand]:
-    return list(db.exec(select(Hand).where(Hand.session_id == night.id).order_by(Hand.number)))
+def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> list[Hand]:
+    """The session's hands in number order: the current version of each, or with
+    ``all_versions`` every version (superseded ones included), oldest first."""
+    query = select(Hand).where(Hand.session_id == night.id)
+    if not all_versions:
+        query = query.where(Hand.status != "superseded")
+    return list(db.exec(query.order_by(Hand.number, Hand.version)))
 
 
 def transfers_by_hand(db: Session, night: GameSession) -> dict[int, list[HandTransfer]]:
@@ -290,6 +404,11 @@ def balances(db: Session, night: GameSession) -> dict[str, int]:
     return net
 
 
+def next_number(db: Session, night: GameSession) -> int:
+    """The number the next recorded hand will get."""
+    return int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one()) + 1
+
+
 def hand_count(db: Session, night: GameSession) -> int:
     """Counted hands, redeals included."""
     return int(db.exec(
@@ -310,9 +429,85 @@ def next_dealer(db: Session, night: GameSession) -> str:
     return seats[(seats.index(last) + 1) % len(seats)] if last in seats else night.first_dealer
 
 
+def payments_of(db: Session, night: GameSession) -> list[Payment]:
+    return list(db.exec(select(Payment).where(Payment.session_id == night.id).order_by(Payment.id)))
+
+
+def outstanding(db: Session, night: GameSession) -> dict[str, int]:
+    """What is still owed after the payments made so far: the running net, plus what each
+    player has paid, minus what each has received (minor units, sums to 0)."""
+    left = balances(db, night)
+    for payment in payments_of(db, night):
+        if payment.status == "counted":
+            left[payment.payer] += payment.amount_minor
+            left[payment.payee] -= payment.amount_minor
+    return left
+
+
+def record_payment(
+    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM
+) -> Payment:
+    """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
+
+    Raises :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for
+    an unseated player, paying oneself or a non-positive amount; :class:`AccessDenied` for a
+    viewer.
+    """
+    actor.require("pay")
+    for field, name in (("from", payer), ("to", payee)):
+        if name not in night.players:
+            raise NightError(422, "invalid_payment", f"{name} is not seated at this table.", field)
+    if payer == payee:
+        raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
+    if type(amount_minor) is not int or amount_minor <= 0:
+        raise NightError(422, "invalid_payment", "A payment must be a positive amount.", "amount")
+    payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
+    db.add(payment)
+    db.flush()
+    audit(db, night, actor, "payment_recorded", after=payment_json(payment))
+    db.commit()
+    return payment
+
+
+def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:
+    """Void a recorded payment (kept, stops counting). Raises :class:`NightError` 404
+    ``payment_not_found``; :class:`AccessDenied` unless host."""
+    actor.require("void_payment")
+    payment = db.get(Payment, payment_id)
+    if payment is None or payment.session_id != night.id:
+        raise NightError(404, "payment_not_found", f"This night has no payment {payment_id}.", "id")
+    if payment.status == "voided":
+        return payment
+    before = payment_json(payment)
+    payment.status = "voided"
+    payment.voided_at = utcnow()
+    db.add(payment)
+    audit(db, night, actor, "payment_voided", before=before, after=payment_json(payment))
+    db.commit()
+    return payment
+
+
+def payment_json(payment: Payment) -> dict[str, Any]:
+    return {"id": payment.id, "from": payment.payer, "to": payment.payee, "amount": payment.amount_minor,
+            "status": payment.status, "created_at": payment.created_at.isoformat()}
+
+
 def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
-    """The fewest transfers that clear the current balances."""
-    return settle(balances(db, night))
+    """The fewest transfers that clear what is still owed (balances less payments made)."""
+    return settle(outstanding(db, night))
+
+
+def history(db: Session, night: GameSession) -> list[AuditEvent]:
+    """Every audit event of the session, oldest first."""
+    return list(db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id).order_by(AuditEvent.id)))
+
+
+def audit_json(event: AuditEvent) -> dict[str, Any]:
+    return {
+        "id": event.id, "action": event.action, "hand_number": event.hand_number,
+        "actor_role": event.actor_role, "access_key_id": event.access_key_id, "device": event.device,
+        "at": event.created_at.isoformat(), "detail": event.detail,
+    }
 
 
 def build_report(db: Session, night: GameSession) -> SessionReport:
@@ -330,7 +525,7 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
             voided=hand.status == "voided",
         ))
     net = balances(db, night)
-    plan = settle(net)
+    plan = settle(outstanding(db, night))
     rules = rules_of(night)
     return SessionReport(
         name=night.name,
@@ -361,16 +556,19 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "created_at": night.created_at.isoformat(),
         "closed_at": night.closed_at.isoformat() if night.closed_at else None,
         "net": balances(db, night),
+        "outstanding": outstanding(db, night),
         "hand_count": hand_count(db, night),
         "next_dealer": next_dealer(db, night),
+        "next_number": next_number(db, night),
     }
 
 
-def hand_json(hand: Hand, transfers: Sequence[HandTransfer] | None = None) -> dict[str, Any]:
+def hand_json(hand: Hand) -> dict[str, Any]:
     """A stored hand as the API shows it."""
     result: Mapping[str, Any] = hand.result
     return {
         "number": hand.number,
+        "version": hand.version,
         "dealer": hand.dealer,
         "status": hand.status,
         "outcome": hand.entry.get("outcome"),

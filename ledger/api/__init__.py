@@ -28,9 +28,12 @@ from ledger.api.errors import (
     handle_hand_error,
     handle_night_error,
 )
-from ledger.api.schemas import HandCreateSchema, SessionCreateSchema, SettleSchema
+from ledger.api.schemas import HandCreateSchema, PaymentSchema, SessionCreateSchema, SettleSchema
 from ledger.db import get_session
+from ledger.limits import JOIN_LIMIT, limiter
+from ledger import access, export
 from ledger import night as ledger_night
+from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
@@ -41,6 +44,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(ApiError, handle_api_error)
 bp.register_error_handler(HandError, handle_hand_error)
 bp.register_error_handler(NightError, handle_night_error)
+bp.register_error_handler(AccessDenied, lambda err: error_response(403, "role_forbidden", str(err)))
 
 SESSION_FIELD_CODES = {"stake": "invalid_stake"}
 
@@ -84,17 +88,30 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-def authorised_night(session_id: str) -> GameSession:
-    """The session ``session_id`` if the request carries its token; else 401/403/404."""
+def device() -> str:
+    return (request.headers.get("X-Device") or request.user_agent.string or "api client")[:120]
+
+
+def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Actor]:
+    """The session and the acting role if the request's token opens it for ``action``:
+    401 ``unauthorized`` without a token, 404 ``session_not_found``, 403 ``forbidden`` for
+    another session's token, 403 ``role_forbidden`` when the role may not do ``action``."""
     token = bearer_token()
     if token is None:
         raise ApiError(401, "unauthorized", "Send the table's token as 'Authorization: Bearer <token>'.")
-    night = ledger_night.find_night(get_session(), session_id)
+    db = get_session()
+    night = ledger_night.find_night(db, session_id)
     if night is None:
         raise ApiError(404, "session_not_found", f"There is no session {session_id!r}.", "id")
-    if not ledger_night.token_matches(night, token):
+    actor = access.actor_for(db, night, token, device())
+    if actor is None:
         raise ApiError(403, "forbidden", "That token does not open this session.")
-    return night
+    actor.require(action)
+    return night, actor
+
+
+def authorised_night(session_id: str, action: str = "read") -> GameSession:
+    return authorised(session_id, action)[0]
 
 
 # -- stateless -----------------------------------------------------------------------------------
@@ -134,10 +151,49 @@ def create_session() -> Any:
     )
     body = ledger_night.session_json(get_session(), night)
     body["token"] = token
-    body["table_url"] = url_for("web.join", session_id=night.id, token=token, _external=True)
+    body.update(share_json(night, token))
     response = jsonify(body)
     response.headers["Location"] = url_for("api.get_night", session_id=night.id)
     return response, 201
+
+
+def share_json(night: GameSession, host_token: str) -> dict[str, Any]:
+    """The host's view of the table's secrets: tokens and join links per role, table code."""
+    table = access.host_secrets(night, host_token)
+    links = {role: url_for("web.join", session_id=night.id, token=table.for_role(role), _external=True)
+             for role in access.ROLES}
+    return {
+        "table_url": links["host"],
+        "player_token": table.player_token,
+        "viewer_token": table.viewer_token,
+        "table_code": table.table_code,
+        "links": links,
+    }
+
+
+@bp.get("/sessions/<session_id>/share")
+def share(session_id: str) -> Any:
+    """Host only: the join links, tokens and table code to hand to the other phones."""
+    night, _actor = authorised(session_id, "share")
+    token = bearer_token()
+    assert token is not None
+    return jsonify(share_json(night, token))
+
+
+@bp.post("/join")
+@limiter.limit(JOIN_LIMIT)
+def join_by_code() -> Any:
+    """``{"code": "K7QM2X"}`` → ``{id, token, role}``: a new player token for this device.
+    404 ``unknown_code``; rate-limited against guessing (429)."""
+    data = json_body()
+    code = data.get("code")
+    if not isinstance(code, str) or not code.strip():
+        raise ApiError(422, "invalid_entry", "Send the table code as {\"code\": \"…\"}.", "code")
+    joined = access.join_by_code(get_session(), code, device())
+    if joined is None:
+        raise ApiError(404, "unknown_code", "No open table has that code.", "code")
+    night, token = joined
+    return jsonify({"id": night.id, "token": token, "role": "player"}), 201
 
 
 @bp.get("/sessions/<session_id>")
@@ -162,6 +218,7 @@ def _submission(data: dict[str, Any]) -> Submission:
         side_bets=body["side_bets"],
         dealer=body["dealer"],
         idempotency_key=key[:80] if key else None,
+        number=body["number"],
     )
 
 
@@ -170,9 +227,9 @@ def record_hand(session_id: str) -> Any:
     """One entry (``outcome``, ``hands``, optional ``side_bets`` and ``dealer``) → 201
     ``{number, transfers, net, redeal, next_dealer, ...}``; a repeated ``Idempotency-Key``
     → 200 with the hand already recorded."""
-    night = authorised_night(session_id)
+    night, actor = authorised(session_id, "record")
     db = get_session()
-    hand, created = ledger_night.record_hand(db, night, _submission(json_body()))
+    hand, created = ledger_night.record_hand(db, night, _submission(json_body()), actor)
     body = ledger_night.hand_json(hand)
     body["next_dealer"] = ledger_night.next_dealer(db, night)
     body["session_net"] = ledger_night.balances(db, night)
@@ -182,7 +239,7 @@ def record_hand(session_id: str) -> Any:
 @bp.post("/sessions/<session_id>/preview")
 def preview_hand(session_id: str) -> Any:
     """Score an entry under the session's rules without recording it (200 or 422)."""
-    night = authorised_night(session_id)
+    night = authorised_night(session_id, "record")
     result = ledger_night.preview_hand(night, _submission(json_body()))
     return jsonify(result.to_json())
 
@@ -196,13 +253,84 @@ def get_hand(session_id: str, number: int) -> Any:
 @bp.post("/sessions/<session_id>/hands/<int:number>/void")
 def void_hand(session_id: str, number: int) -> Any:
     """Void a hand: it is kept and stops counting. 200 the hand, 404 unknown, 409 closed."""
-    night = authorised_night(session_id)
+    night, actor = authorised(session_id, "void")
     db = get_session()
-    hand = ledger_night.void_hand(db, night, number)
+    hand = ledger_night.void_hand(db, night, number, actor)
+    return jsonify(_hand_with_totals(db, night, hand))
+
+
+def _hand_with_totals(db: Any, night: GameSession, hand: Any) -> dict[str, Any]:
     body = ledger_night.hand_json(hand)
     body["next_dealer"] = ledger_night.next_dealer(db, night)
     body["session_net"] = ledger_night.balances(db, night)
-    return jsonify(body)
+    return body
+
+
+@bp.post("/sessions/<session_id>/hands/<int:number>/amend")
+def amend_hand(session_id: str, number: int) -> Any:
+    """Host only. Body: an entry plus ``version`` (the version being corrected) → 201 the new
+    version; 409 ``stale_version`` with the ``current`` hand when another phone was first."""
+    night, actor = authorised(session_id, "amend")
+    data = json_body()
+    version = data.pop("version", None)
+    if type(version) is not int or version < 1:
+        raise ApiError(422, "invalid_entry", "Say which version of the hand you are correcting.", "version")
+    db = get_session()
+    hand, created = ledger_night.amend_hand(db, night, number, version, _submission(data), actor)
+    return jsonify(_hand_with_totals(db, night, hand)), 201 if created else 200
+
+
+@bp.get("/sessions/<session_id>/hands/<int:number>/versions")
+def hand_versions(session_id: str, number: int) -> Any:
+    """Every version of hand ``number``, oldest first (amendments keep the old ones)."""
+    night = authorised_night(session_id)
+    versions = [h for h in ledger_night.hands_of(get_session(), night, all_versions=True) if h.number == number]
+    if not versions:
+        raise ApiError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
+    return jsonify({"versions": [ledger_night.hand_json(h) for h in versions]})
+
+
+@bp.post("/sessions/<session_id>/undo")
+def undo(session_id: str) -> Any:
+    """Host only: void the most recent counted hand."""
+    night, actor = authorised(session_id, "undo")
+    db = get_session()
+    hand = ledger_night.undo_last_hand(db, night, actor)
+    return jsonify(_hand_with_totals(db, night, hand))
+
+
+@bp.get("/sessions/<session_id>/payments")
+def list_payments(session_id: str) -> Any:
+    night = authorised_night(session_id)
+    db = get_session()
+    return jsonify({"payments": [ledger_night.payment_json(p) for p in ledger_night.payments_of(db, night)],
+                    "outstanding": ledger_night.outstanding(db, night)})
+
+
+@bp.post("/sessions/<session_id>/payments")
+def record_payment(session_id: str) -> Any:
+    """``{"from", "to", "amount"}`` (int minor units, partial allowed) → 201 the payment and
+    what is still ``outstanding``."""
+    night, actor = authorised(session_id, "pay")
+    data = load(PaymentSchema(), json_body())
+    db = get_session()
+    payment = ledger_night.record_payment(db, night, data["payer"], data["payee"], data["amount"], actor)
+    return jsonify(ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}), 201
+
+
+@bp.post("/sessions/<session_id>/payments/<int:payment_id>/void")
+def void_payment(session_id: str, payment_id: int) -> Any:
+    night, actor = authorised(session_id, "void_payment")
+    db = get_session()
+    payment = ledger_night.void_payment(db, night, payment_id, actor)
+    return jsonify(ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)})
+
+
+@bp.get("/sessions/<session_id>/history")
+def history(session_id: str) -> Any:
+    """Every change to the session (audit events: who, which phone, when, before/after)."""
+    night = authorised_night(session_id)
+    return jsonify({"events": [ledger_night.audit_json(e) for e in ledger_night.history(get_session(), night)]})
 
 
 @bp.get("/sessions/<session_id>/settlement")
@@ -212,14 +340,15 @@ def settlement(session_id: str) -> Any:
     db = get_session()
     body = ledger_night.settlement_plan(db, night).to_json()
     body["balances"] = ledger_night.balances(db, night)
+    body["outstanding"] = ledger_night.outstanding(db, night)
     return jsonify(body)
 
 
 @bp.post("/sessions/<session_id>/close")
 def close(session_id: str) -> Any:
-    night = authorised_night(session_id)
+    night, actor = authorised(session_id, "close")
     db = get_session()
-    ledger_night.close_night(db, night)
+    ledger_night.close_night(db, night, actor)
     return jsonify(ledger_night.session_json(db, night))
 
 
@@ -232,8 +361,29 @@ def summary_pdf(session_id: str) -> Response:
     return response
 
 
+@bp.get("/sessions/<session_id>/export.csv")
+def export_csv(session_id: str) -> Response:
+    """``?table=hands|transfers|payments|history`` (default hands) as CSV, formula-safe."""
+    night = authorised_night(session_id)
+    table = request.args.get("table", "hands")
+    if table not in export.CSV_TABLES:
+        raise ApiError(422, "invalid_entry", f"table must be one of {', '.join(export.CSV_TABLES)}.", "table")
+    response = Response(export.export_csv(get_session(), night, table), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}-{table}.csv"'
+    return response
+
+
+@bp.get("/sessions/<session_id>/export.json")
+def export_json(session_id: str) -> Any:
+    """The whole night: session, every hand version and its transfers, payments, history."""
+    night = authorised_night(session_id)
+    return jsonify(export.export_json(get_session(), night))
+
+
 def _http_error(err: HTTPException) -> Any:
     if request.path.startswith("/api/"):
+        if err.code == 429:
+            return error_response(429, "too_many_attempts", "Too many attempts; wait a minute and try again.")
         code = (err.name or "error").lower().replace(" ", "_")
         return error_response(err.code or 500, code, err.description or err.name or "Error")
     return err

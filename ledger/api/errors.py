@@ -47,4 +47,4 @@ def handle_hand_error(err: HandError) -> tuple[Response, int]:
 
 
 def handle_night_error(err: NightError) -> tuple[Response, int]:
-    return error_response(err.status, err.code, err.message, err.field)
+    return jsonify(err.to_json()), err.status

@@ -39,6 +39,18 @@ class HandCreateSchema(Schema):
     hands = fields.Dict(load_default=dict)
     side_bets = fields.Dict(load_default=None, allow_none=True)
     dealer = fields.String(load_default=None, allow_none=True)
+    number = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1))
+
+
+class PaymentSchema(Schema):
+    """``POST /api/v1/sessions/{id}/payments``: ``amount`` in minor units."""
+
+    class Meta:
+        unknown = RAISE
+
+    payer = fields.String(required=True, data_key="from")
+    payee = fields.String(required=True, data_key="to")
+    amount = fields.Integer(required=True, strict=True)
 
 
 class SettleSchema(Schema):
