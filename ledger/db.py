@@ -1,7 +1,7 @@
 """Database engine and per-request sessions (SQLite by default, PostgreSQL via psycopg 3).
 
 ``init_app(app)`` builds one engine from ``app.config["DATABASE_URL"]`` (an SQLAlchemy URL) and
-creates the tables. SQLite runs in WAL mode with foreign keys on, a busy timeout, and every
+brings the schema up to date with the alembic migrations in ``ledger/migrations``. SQLite runs in WAL mode with foreign keys on, a busy timeout, and every
 transaction opened with ``BEGIN IMMEDIATE`` so concurrent writers queue instead of failing.
 """
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Any
 from flask import Flask, current_app, g
 from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
-from sqlmodel import Session, SQLModel, create_engine
+from alembic import command
+from alembic.config import Config
+from sqlmodel import Session, create_engine
 
 from ledger import models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
@@ -50,9 +52,23 @@ def _configure_sqlite(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def migrations_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", "ledger:migrations")
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Apply every pending migration (alembic ``upgrade head``) in one transaction."""
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
 def init_app(app: Flask) -> None:
     engine = make_engine(app.config["DATABASE_URL"])
-    SQLModel.metadata.create_all(engine)
+    upgrade(engine)
     app.extensions["ledger.engine"] = engine
     app.teardown_appcontext(_close_session)
 

@@ -21,6 +21,7 @@ from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, 
 from ledger.report import HandLine, SessionReport
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
 from ledger.rules.describe import describe_hand
+from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_table
 from ledger.settlement import SettlementPlan, settle
 
@@ -538,7 +539,7 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         net_minor=net,
         settlement=plan.transfers,
         settlement_minimal=plan.minimal,
-        rules_lines=tuple(f"{k} = {v}" for k, v in rules.differences().items()),
+        rules_lines=tuple(line.text for line in rule_lines(rules)),
     )
 
 
