@@ -1,0 +1,110 @@
+"""Who may open a table, and as what: the table token remembered in the signed session cookie.
+
+A join link (``/join/<id>/<token>``) or a typed table code stores a token under
+``session["tokens"][id]``. Every table page turns it into an :class:`~ledger.access.Actor`
+(host, player or viewer, see :mod:`ledger.access`) and passes that actor to the ledger, so
+the history says which phone did what and a viewer's phone cannot record. No token, a wrong
+token or an unknown table aborts with 403 or 404 (pages in :mod:`ledger.web.errors`).
+"""
+from __future__ import annotations
+
+from flask import Response, abort, make_response, render_template, request, session
+
+from ledger import access as roles
+from ledger import night as ledger_night
+from ledger.access import Actor, TableSecrets
+from ledger.db import get_session
+from ledger.models import GameSession
+
+MAX_REMEMBERED = 20
+
+ACTION_WORDS = {
+    "record": "record hands",
+    "void": "void hands",
+    "close": "close the night",
+    "pay": "mark payments",
+    "share": "see the table's links",
+}
+
+
+def remembered_tokens() -> dict[str, str]:
+    tokens = session.get("tokens")
+    if not isinstance(tokens, dict):
+        return {}
+    return {str(k): str(v) for k, v in tokens.items() if isinstance(v, str)}
+
+
+def remember_token(session_id: str, token: str) -> None:
+    """Keep ``token`` for ``session_id`` in the cookie (most recent last, bounded)."""
+    tokens = remembered_tokens()
+    tokens.pop(session_id, None)
+    tokens[session_id] = token
+    while len(tokens) > MAX_REMEMBERED:
+        tokens.pop(next(iter(tokens)))
+    session["tokens"] = tokens
+    session.permanent = True
+
+
+def token_for(session_id: str) -> str | None:
+    return remembered_tokens().get(session_id)
+
+
+def device() -> str:
+    """A short description of this phone's browser, for the audit history."""
+    return (request.user_agent.string or "phone")[:120]
+
+
+def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Actor]:
+    """The night ``session_id`` and this phone's role at it, if the role may do ``action``.
+
+    Aborts 404 for an unknown table, 403 without a token that opens it, and 403 with an
+    explanation when the role may not do ``action`` (a viewer recording, a player voiding).
+    """
+    db = get_session()
+    night = ledger_night.find_night(db, session_id)
+    if night is None:
+        abort(404)
+    token = token_for(session_id)
+    actor = roles.actor_for(db, night, token, device()) if ledger_night.token_matches(night, token) else None
+    if actor is None:
+        abort(403)
+    if not actor.can(action):
+        abort(role_refusal(night, actor.role, action))
+    return night, actor
+
+
+def role_refusal(night: GameSession | None, role: str, action: str) -> Response:
+    """The 403 page for a role that may not do ``action``."""
+    return make_response(render_template(
+        "error.html", status=403, title="Ask the host", reason="role", night=night,
+        role=role, action=ACTION_WORDS.get(action, action.replace("_", " ")),
+    ), 403)
+
+
+def host_secrets(night: GameSession, actor: Actor) -> TableSecrets | None:
+    """The links and table code to share, when this phone is the host."""
+    token = token_for(night.id)
+    if not actor.can("share") or token is None:
+        return None
+    return roles.host_secrets(night, token)
+
+
+def join_with_code(code: str) -> GameSession | None:
+    """Exchange a typed table code for this phone's own player token (remembered)."""
+    joined = roles.join_by_code(get_session(), code, device())
+    if joined is None:
+        return None
+    night, token = joined
+    remember_token(night.id, token)
+    return night
+
+
+def my_nights() -> list[GameSession]:
+    """The nights this browser can open, most recently joined first."""
+    db = get_session()
+    out = []
+    for session_id, token in reversed(list(remembered_tokens().items())):
+        night = ledger_night.find_night(db, session_id)
+        if night is not None and ledger_night.token_matches(night, token):
+            out.append(night)
+    return out

@@ -1,0 +1,119 @@
+"""The "start a night" form: what the organiser typed, checked, and turned into a night.
+
+Players are typed in seat order; blank seats are skipped. The first dealer is chosen by seat
+(a radio on the player's row), so the form works without JavaScript. The stake is typed as
+money ("0.25") and parsed exactly with :func:`ledger.money.parse_amount`. Every refusal is
+kept as ``errors[field]`` beside the input, with everything typed kept.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from babel.numbers import get_currency_name
+
+from ledger import night as ledger_night
+from ledger.models import GameSession
+from ledger.money import parse_amount
+from ledger.rules import PRESETS, HandError, RuleSet
+from ledger.db import get_session
+
+CURRENCIES: tuple[str, ...] = (
+    "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "PHP", "TRY", "INR", "LAK", "JPY", "MXN",
+    "BRL", "ZAR", "NGN", "KES", "THB", "VND", "KRW", "CHF", "SEK", "BHD",
+)
+DEFAULT_CURRENCY = "USD"
+DEFAULT_PRESET = "classic"
+MAX_SESSION_NAME = 120
+SEATS = PRESETS[DEFAULT_PRESET].ruleset().max_players
+
+
+def currency_choices(locale: str = "en_US") -> list[tuple[str, str]]:
+    return [(code, f"{code} · {get_currency_name(code, locale=locale)}") for code in CURRENCIES]
+
+
+def preset_choices() -> list[tuple[str, str, str]]:
+    """``(name, title, description)`` of every rules preset, classic first."""
+    return [(p.name, p.title, p.description) for p in PRESETS.values()]
+
+
+@dataclass
+class StartForm:
+    """The typed values (as text) and the errors keyed by input name."""
+
+    name: str = ""
+    players: list[str] = field(default_factory=lambda: [""] * SEATS)
+    first_dealer: str = "0"
+    stake: str = ""
+    currency: str = DEFAULT_CURRENCY
+    preset: str = DEFAULT_PRESET
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_form(cls, form: Mapping[str, str]) -> StartForm:
+        players = [str(form.get(f"player-{i}", ""))[:200] for i in range(SEATS)]
+        return cls(
+            name=str(form.get("name", "")),
+            players=players,
+            first_dealer=str(form.get("first_dealer", "0")),
+            stake=str(form.get("stake", "")),
+            currency=str(form.get("currency", DEFAULT_CURRENCY)),
+            preset=str(form.get("preset", DEFAULT_PRESET)),
+        )
+
+    def create(self) -> tuple[GameSession, str] | None:
+        """Open the night and return it with its token, or ``None`` with ``errors`` filled."""
+        self.errors = {}
+        name = self.name.strip()
+        if not name:
+            self.errors["name"] = "Give the night a name, e.g. “Friday at Dee’s”."
+        elif len(name) > MAX_SESSION_NAME:
+            self.errors["name"] = f"Keep the name under {MAX_SESSION_NAME} characters."
+        seats = [i for i, p in enumerate(self.players) if p.strip()]
+        dealer_seat = int(self.first_dealer) if self.first_dealer.isdigit() else -1
+        if dealer_seat not in seats:
+            self.errors["first_dealer"] = "The first dealer must be one of the players typed above."
+        if self.currency not in CURRENCIES:
+            self.errors["currency"] = "Choose a currency from the list."
+        if self.preset not in PRESETS:
+            self.errors["preset"] = "Choose one of the rules presets."
+        stake_minor = None
+        if "currency" not in self.errors:
+            try:
+                stake_minor = parse_amount(self.stake, self.currency)
+            except ValueError as exc:
+                self.errors["stake"] = _stake_message(str(exc))
+        if self.errors:
+            return None
+        assert stake_minor is not None
+        try:
+            return ledger_night.create_night(
+                get_session(),
+                name=name,
+                currency=self.currency,
+                stake_minor=stake_minor,
+                rules=RuleSet.from_spec({"preset": self.preset}),
+                players=[self.players[i] for i in seats],
+                first_dealer=self.players[dealer_seat].strip(),
+            )
+        except HandError as err:
+            self.errors[self._input_for(err.field, seats)] = err.message
+            return None
+
+    @staticmethod
+    def _input_for(path: str | None, seats: list[int]) -> str:
+        """The input an engine error belongs to (``players[1]`` → the second typed seat)."""
+        if path and path.startswith("players[") and path.endswith("]"):
+            index = path[len("players["):-1]
+            if index.isdigit() and int(index) < len(seats):
+                return f"player-{seats[int(index)]}"
+            return "players"
+        if path in ("stake", "first_dealer", "name"):
+            return path
+        return "players" if path == "players" else "form"
+
+
+def _stake_message(detail: str) -> str:
+    if detail == "amount is empty":
+        return "Type the stake, e.g. 0.25."
+    return detail[:1].upper() + detail[1:] + "."

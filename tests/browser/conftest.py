@@ -1,0 +1,103 @@
+"""Browser fixtures: the app served live on 127.0.0.1 (on the ``database_url`` fixture's
+database, so PostgreSQL too when ``LEDGER_TEST_DATABASE_URL`` is set) and a phone-sized
+Chromium page driven by Playwright's sync API.
+
+Chromium is Debian's ``/usr/bin/chromium`` (never a downloaded build). Without it the browser
+tests are skipped, or fail when ``CI`` is set.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Iterator
+
+import pytest
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+CHROMIUM = os.environ.get("LEDGER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-US",
+}
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access log lines in the test output."""
+
+    def log_request(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def live_server(app: Any) -> Iterator[str]:
+    """The app served by werkzeug in a thread; yields its base URL (no trailing slash)."""
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        _unavailable(f"Chromium is not installed at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - the test extra installs it
+        _unavailable("the playwright package is not installed")
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def phone(chromium: Any) -> Iterator[Any]:
+    """A fresh phone-sized page (390×844, touch) with its own cookies."""
+    context = chromium.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def phone_without_js(chromium: Any) -> Iterator[Any]:
+    """The same phone with JavaScript switched off: every page must still work."""
+    context = chromium.new_context(**PHONE, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
