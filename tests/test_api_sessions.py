@@ -322,3 +322,9 @@ def test_changing_a_preset_later_does_not_reprice_an_old_night(
     after = state(client, night)
     assert after["ruleset"] == created["ruleset"]
     assert after["net"] == {"Dee": -100, "Marcus": 100, "Rosa": 0, "Tomás": 0}
+
+
+def test_huge_hand_numbers_are_a_404_not_a_crash(client: Any, open_night: dict[str, Any]) -> None:
+    for path in ("/hands/99999999999999999999", "/hands/99999999999999999999/versions"):
+        response = client.get(f"/api/v1/sessions/{open_night['id']}{path}", headers=open_night["headers"])
+        assert response.status_code == 404 and response.get_json()["error"] == "not_found"

@@ -412,7 +412,7 @@ def test_missing_knocker_is_refused_on_the_who_step(client: Any, night_id: str) 
     response = table.post(table.start() | {"kind": "knock", "dealer": "1", "step": "who", "go": "next"})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert error_for(page, "who") == "A knock outcome needs knocker."
+    assert error_for(page, "who") == "Say who knocked."
     assert "Who knocked?" in page and '<option value="1" selected>Marcus</option>' in page
 
 

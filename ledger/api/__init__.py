@@ -244,13 +244,13 @@ def preview_hand(session_id: str) -> Any:
     return jsonify(result.to_json())
 
 
-@bp.get("/sessions/<session_id>/hands/<int:number>")
+@bp.get("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>")
 def get_hand(session_id: str, number: int) -> Any:
     night = authorised_night(session_id)
     return jsonify(ledger_night.hand_json(ledger_night.get_hand(get_session(), night, number)))
 
 
-@bp.post("/sessions/<session_id>/hands/<int:number>/void")
+@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/void")
 def void_hand(session_id: str, number: int) -> Any:
     """Void a hand: it is kept and stops counting. 200 the hand, 404 unknown, 409 closed."""
     night, actor = authorised(session_id, "void")
@@ -266,7 +266,7 @@ def _hand_with_totals(db: Any, night: GameSession, hand: Any) -> dict[str, Any]:
     return body
 
 
-@bp.post("/sessions/<session_id>/hands/<int:number>/amend")
+@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/amend")
 def amend_hand(session_id: str, number: int) -> Any:
     """Host only. Body: an entry plus ``version`` (the version being corrected) → 201 the new
     version; 409 ``stale_version`` with the ``current`` hand when another phone was first."""
@@ -280,7 +280,7 @@ def amend_hand(session_id: str, number: int) -> Any:
     return jsonify(_hand_with_totals(db, night, hand)), 201 if created else 200
 
 
-@bp.get("/sessions/<session_id>/hands/<int:number>/versions")
+@bp.get("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/versions")
 def hand_versions(session_id: str, number: int) -> Any:
     """Every version of hand ``number``, oldest first (amendments keep the old ones)."""
     night = authorised_night(session_id)
@@ -318,7 +318,7 @@ def record_payment(session_id: str) -> Any:
     return jsonify(ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}), 201
 
 
-@bp.post("/sessions/<session_id>/payments/<int:payment_id>/void")
+@bp.post("/sessions/<session_id>/payments/<int(min=1, max=2147483647):payment_id>/void")
 def void_payment(session_id: str, payment_id: int) -> Any:
     night, actor = authorised(session_id, "void_payment")
     db = get_session()

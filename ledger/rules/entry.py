@@ -32,6 +32,14 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "double_double": ("first_tonker", "responder", "tonker_final_spread"),
 }
 CLAIMED_RESULTS = ("knocker_wins", "knocker_caught")
+MISSING_FIELD_MESSAGES = {
+    "claimants": "Say who claims the tonk on the deal.",
+    "winner": "Say who went out.",
+    "knocker": "Say who knocked.",
+    "first_tonker": "Say who tonked out first.",
+    "responder": "Say who could have gone out on the same run.",
+    "tonker_final_spread": "List the run the first tonker went out with.",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +197,7 @@ def _parse_outcome(data: Any) -> Outcome:
             raise _bad(f"A {kind} outcome has no field {key!r}.", f"outcome.{key}")
     for key in REQUIRED_FIELDS[kind]:
         if outcome.get(key) is None:
-            raise _bad(f"A {kind} outcome needs {key}.", f"outcome.{key}")
+            raise _bad(MISSING_FIELD_MESSAGES[key], f"outcome.{key}")
     values: dict[str, Any] = {"kind": kind}
     for key in ("winner", "knocker", "claimed_winner", "first_tonker", "responder"):
         if outcome.get(key) is not None:
