@@ -569,3 +569,18 @@ def test_hostile_names_are_escaped_everywhere(client: Any) -> None:
     body = api_session(client, session_id)
     assert body["players"] == [HOSTILE, AMPERSAND, "Cleo"]
     assert body["net"] == {HOSTILE: 50, AMPERSAND: -25, "Cleo": -25}
+
+
+def test_rules_page_prices_examples_with_the_engine(client: Any, night_data: dict[str, Any]) -> None:
+    import re
+
+    body = client.post("/api/v1/sessions", json={k: night_data[k] for k in (
+        "name", "currency", "stake", "players", "first_dealer")} | {"ruleset": {"preset": "texas"}}).get_json()
+    client.get(f"/join/{body['id']}/{body['token']}")
+    page = client.get(f"/s/{body['id']}/rules").get_data(as_text=True)
+    assert "Texas Tonk preset" in page
+    assert "A caught knocker pays 2× to the lowest player only; nobody else pays." in page
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    # Texas, stake $0.25: Dee knocks with 17 and Marcus holds 5, so only Dee pays, 2 × $0.25
+    caught = text[text.index("Knock, caught"):text.index("Catch tie")]
+    assert "Dee pays Marcus $0.50" in caught and "Rosa pays" not in caught

@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from ledger.web import errors, formatting, record, views  # noqa: F401  (register routes)
+from ledger.web import errors, formatting, record, rules_page, views  # noqa: F401  (register routes)
 from ledger.web.blueprint import bp
 
 csrf = CSRFProtect()

@@ -1,0 +1,1 @@
+// house-rules: progressive enhancement for house-rules pages

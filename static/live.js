@@ -1,0 +1,1 @@
+// live: progressive enhancement for live pages
