@@ -5,7 +5,7 @@ Pure domain code: standard library only.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ledger.rules.cards import Card
 from ledger.rules.ruleset import RuleSet
@@ -80,21 +80,20 @@ def is_run(cards: Sequence[Card], rules: RuleSet) -> bool:
 
 def layable_spreads(
     cards: Sequence[Card], rules: RuleSet, *, exempt_ace_books: bool = False
-) -> list[tuple[Card, ...]]:
-    """Every valid spread that can be formed from a subset of ``cards`` (an end hand).
+) -> Iterator[tuple[Card, ...]]:
+    """Every valid spread that can be formed from a subset of ``cards`` (an end hand),
+    smallest first, generated lazily.
 
     With ``exempt_ace_books`` the books made only of aces are left out (the three-aces
     exception of §3.4). Hands hold at most 10 cards, so the subsets are enumerated.
     """
-    found: list[tuple[Card, ...]] = []
     for size in range(MIN_SPREAD, len(cards) + 1):
         for subset in combinations(cards, size):
             if not is_valid_spread(subset, rules):
                 continue
             if exempt_ace_books and all(c.rank == 1 for c in subset) and is_book(subset):
                 continue
-            found.append(subset)
-    return found
+            yield subset
 
 
 def best_held_spreads_value(

@@ -414,11 +414,11 @@ def _check_held_spreads(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> 
         cards = parsed.held_cards(player)
         if not cards:
             continue
-        found = layable_spreads(cards, rules, exempt_ace_books=rules.three_aces_exception)
-        if found:
+        found = next(layable_spreads(cards, rules, exempt_ace_books=rules.three_aces_exception), None)
+        if found is not None:
             raise HandError(
                 "held_spread",
-                f"{player} still holds the spread {describe_cards(found[0])}; at this table "
+                f"{player} still holds the spread {describe_cards(found)}; at this table "
                 "spreads must be laid down.",
                 f"hands.{player}.cards",
             )

@@ -1,0 +1,66 @@
+"""Rules engine speed, run by hand: ``.venv/bin/python bench/bench_engine.py``.
+
+Prints hands scored per second over the shared vectors, and the worst cases we know of for the
+subset searches of RULES.md §3.4 (held spreads excluded, mandatory spreads) on 10-card hands
+with jokers. No assertions: figures and ratios to compare between builds.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from ledger.rules import HandError, RuleSet, parse_entry, score_entry, score_hand
+
+VECTORS = json.loads((Path(__file__).resolve().parent.parent / "tests" / "vectors" / "hands.json").read_text())
+
+
+def per_second(label: str, fn, repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn()
+    elapsed = time.perf_counter() - start
+    rate = repeat / elapsed
+    print(f"{label:<58} {rate:>10,.0f} /s   ({elapsed / repeat * 1e6:,.0f} µs each)")
+    return rate
+
+
+def score_all() -> None:
+    for vector in VECTORS:
+        try:
+            score_entry(vector)
+        except HandError:
+            pass
+
+
+def main() -> None:
+    print(f"{len(VECTORS)} shared vectors")
+    vectors_rate = per_second("all vectors, parse + check + score (per vector set)", score_all, 200) * len(VECTORS)
+    print(f"{'  = hands per second':<58} {vectors_rate:>10,.0f} /s")
+
+    hand = {"cards": ["JK", "JK", "4H", "5H", "6H", "7H", "8C", "8D", "8S", "9H"]}
+    ten_card = {
+        "players": ["A", "B"], "stake": 25, "outcome": {"kind": "knock", "knocker": "A"},
+        "hands": {"A": hand, "B": {"cards": ["2C"]}},
+    }
+    excluded = RuleSet.from_spec({"preset": "wikipedia", "toggles": {
+        "hand_size": 9, "drop_timing": "any", "held_spreads_count": False}})
+    record = parse_entry(ten_card)
+    base = per_second("10-card knock with jokers, held spreads counted", lambda: score_hand(
+        RuleSet.from_spec({"preset": "wikipedia", "toggles": {"hand_size": 9, "drop_timing": "any"}}), record), 200)
+    worst = per_second("same hand, held spreads excluded (best disjoint set)", lambda: score_hand(excluded, record), 50)
+    print(f"{'  ratio counted / excluded':<58} {base / worst:>10.1f} ×")
+    must_lay = RuleSet.from_spec({"preset": "wikipedia", "toggles": {
+        "hand_size": 9, "drop_timing": "any", "must_lay_spreads": True}})
+
+    def mandatory() -> None:
+        try:
+            score_hand(must_lay, record)
+        except HandError:
+            pass
+
+    per_second("same hand, mandatory spreads (held_spread refusal)", mandatory, 200)
+
+
+if __name__ == "__main__":
+    main()
