@@ -11,7 +11,7 @@ import secrets
 from pathlib import Path
 from typing import Any, Mapping
 
-from flask import Flask
+from flask import Flask, Response
 
 from ledger import db, limits
 
@@ -54,7 +54,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     init_api(app)
     init_web(app)
+    app.after_request(_security_headers)
     return app
+
+
+def _security_headers(response: Response) -> Response:
+    """Join links carry secrets in their path: never send them on as a Referer; no framing."""
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    return response
 
 
 def _instance_secret(instance: Path) -> str:

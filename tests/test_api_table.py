@@ -183,3 +183,10 @@ def test_history_and_exports(client: Any, night_data: dict[str, Any]) -> None:
     assert [h["status"] for h in document["hands"]] == ["voided"]
     assert document["settlement"]["transfers"] == [{"from": "Dee", "to": "@me", "amount": 7}]
     assert_no_floats(document)
+
+
+def test_pages_never_leak_join_secrets_as_referer(client: Any, table: dict[str, Any]) -> None:
+    response = client.get(f"/join/{table['id']}/{table['body']['player_token']}")
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert client.get("/api/v1/sessions/x").headers["X-Content-Type-Options"] == "nosniff"
