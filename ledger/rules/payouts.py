@@ -106,11 +106,8 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
             )
     autos = [n for n, (how, _) in claims.items() if how == "auto"]
     in_turn = [n for n, (how, _) in claims.items() if how == "in_turn"]
-    payout = Payout()
     if len(autos) >= 2:
-        payout.redeal = True
-        payout.detail["reason"] = "several_deal_tonks"
-        return payout
+        return Payout(redeal=True, detail={"reason": "several_deal_tonks"})
     if autos:
         winner = autos[0]
     else:
@@ -128,11 +125,8 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
                 "dropped; enter the hand as the knock that happened.",
                 "outcome.declared_before_any_drop",
             )
-    mult = claims[winner][1]
-    for name in hand.players:
-        payout.pay(name, winner, mult * hand.stake)
-    payout.winners = (winner,)
-    payout.detail.update(mult=mult, total=sum(card_points(c, rules) for c in hand.hands[winner].cards or ()))
+    payout = _everyone_pays(hand, winner, claims[winner][1])
+    payout.detail["total"] = sum(card_points(c, rules) for c in hand.hands[winner].cards or ())
     return payout
 
 
