@@ -63,3 +63,21 @@ def test_score_endpoint_matches_vector(client: Any, vector: dict[str, Any]) -> N
         assert body["transfers"] == expected["transfers"]
         assert body["net"] == expected["net"]
         assert body["redeal"] is expected.get("redeal", False)
+
+
+ERROR_VECTORS = [v for v in VECTORS if "error" in v["expected"]]
+
+
+@pytest.mark.parametrize("vector", ERROR_VECTORS, ids=[v["id"] for v in ERROR_VECTORS])
+def test_refusals_name_the_player_concerned(vector: dict[str, Any]) -> None:
+    """A refusal that points into a player's hand, spade bet or the outcome names that player."""
+    with pytest.raises(HandError) as caught:
+        score_entry(vector)
+    err = caught.value
+    assert err.message.endswith(".") and len(err.message) > 20
+    parts = (err.field or "").replace("[", ".").split(".")
+    if parts[0] == "hands" or parts[:3] == ["side_bets", "spade", "highest_spade"]:
+        player = parts[1] if parts[0] == "hands" else parts[3]
+        assert player in err.message, err.message
+    if parts[0] == "outcome" and parts[1] in ("knocker", "winner", "claimed_winner"):
+        assert vector["outcome"][parts[1]] in err.message

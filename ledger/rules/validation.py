@@ -246,10 +246,10 @@ def _check_jokers(rules: RuleSet, parsed: _Parsed) -> None:
             field,
         )
     if len(jokers) > rules.jokers:
-        field, _ = jokers[rules.jokers]
+        field, owner = jokers[rules.jokers]
         raise HandError(
             "too_many_jokers",
-            f"The entry shows {len(jokers)} jokers; the deck has only {rules.jokers}.",
+            f"{owner[0].upper()}{owner[1:]} shows joker number {rules.jokers + 1}; the deck has only {rules.jokers}.",
             field,
         )
 
