@@ -3,6 +3,10 @@
 Display data only: card values, symbols and points come from :mod:`ledger.rules` (points via
 the engine's :func:`~ledger.rules.validation.card_points`, so a joker counts what the session's
 rules say). The chip's checkbox value is the canonical card text (``QD``, ``10H``, ``JK``).
+
+When jokers are declared (``joker_value_mode = declared``) each joker is a menu of what it
+stands for (``JK=QH``) instead of a chip: :func:`joker_declarations`. The spade side pot's
+picker offers the 13 spades, highest first under the night's ace rule: :func:`spade_choices`.
 """
 from __future__ import annotations
 
@@ -41,6 +45,8 @@ class SuitRow:
 class CardGrid:
     rows: tuple[SuitRow, ...]
     jokers: tuple[Chip, ...]
+    declared_jokers: bool = False
+    joker_options: tuple[tuple[str, str, int], ...] = ()
 
 
 def card_grid(rules: RuleSet) -> CardGrid:
@@ -67,4 +73,37 @@ def card_grid(rules: RuleSet) -> CardGrid:
              spoken="Joker", slot=f"JK{n}")
         for n in range(1, rules.jokers + 1)
     )
-    return CardGrid(tuple(rows), jokers)
+    declared = bool(rules.jokers) and rules.joker_value_mode == "declared"
+    return CardGrid(tuple(rows), jokers, declared, joker_declarations(rules) if declared else ())
+
+
+def joker_declarations(rules: RuleSet) -> tuple[tuple[str, str, int], ...]:
+    """``(value, words, points)`` of a declared joker's menu: not held, held undeclared, or
+    held as any of the 52 cards (``JK=QH``, "as Q♥"); points as the engine counts them."""
+    undeclared = card_points(Card.joker(), rules)
+    options = [("", "not held", 0), ("JK", f"held, not declared ({undeclared} pts)", undeclared)]
+    for suit in SUITS:
+        for rank in range(1, 14):
+            joker = Card.joker(Card(rank, suit))
+            options.append((str(joker), f"as {Card(rank, suit).pretty()}", card_points(joker, rules)))
+    return tuple(options)
+
+
+@dataclass(frozen=True, slots=True)
+class SpadeChoice:
+    value: str
+    rank: str
+    spoken: str
+
+
+def spade_choices(rules: RuleSet) -> tuple[SpadeChoice, ...]:
+    """The 13 spades, highest first (ace first when ``spade_ace_high``, else last)."""
+    ranks = list(range(13, 0, -1))  # K..A
+    if rules.spade_ace_high:
+        ranks = [1] + ranks[:-1]
+    out = []
+    for rank in ranks:
+        card = Card(rank, "S")
+        text = RANKS[rank - 1]
+        out.append(SpadeChoice(str(card), text, f"{RANK_NAMES.get(text, text)} of spades"))
+    return tuple(out)

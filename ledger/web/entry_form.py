@@ -7,40 +7,58 @@ Players are referred to by seat index (``cards-0``, ``who=2``), never by name, s
 name ever ends up in an HTML attribute name or id.
 
 Steps: ``outcome`` (how the hand ended) → ``who`` (knocker / winner / claimants, dealer) →
-``hands`` (each needed hand as a total or tapped cards) → ``preview`` (the engine's payouts).
-Which hands are *needed* follows RULES.md §8.1; whether they are right is the engine's call.
+``hands`` (each needed hand as a total or tapped cards) → ``side`` (the spade side pot, only
+when the night plays it) → ``preview`` (the engine's payouts). Which hands are *needed*
+follows RULES.md §8.1; whether they are right is the engine's call. Only what the night's rules
+enable is asked: the double-double outcome, jokers (declared as a card in ``declared`` mode),
+the final turn of a tonk out, an in-turn 49, the knocker's lock, the side pot.
+
+:meth:`HandForm.from_entry` fills the form from a stored hand, for a correction (amend).
 """
 from __future__ import annotations
 
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from werkzeug.datastructures import MultiDict
 
+from ledger.money import format_plain, parse_amount
 from ledger.night import Submission
-from ledger.rules import HandError, RuleSet
+from ledger.rules import Card, HandError, InvalidCard, RuleSet
 from ledger.rules.describe import OUTCOME_TITLES
 
 OUTCOMES: tuple[str, ...] = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock")
+OPTIONAL_OUTCOMES: tuple[str, ...] = ("double_double",)
 OUTCOME_HINTS = {
     "deal_tonk": "A dealt hand was shown before play",
     "tonk_out": "Went out laying or hitting every card",
     "discard_out": "Went out by discarding the last card",
     "knock": "Someone dropped; everyone counts",
     "dry_stock": "The stock ran out; lowest count",
+    "double_double": "Tonked out on a run another player could also go out on (4×)",
 }
 WHO_LABELS = {
     "deal_tonk": "Who claimed a tonk on the deal?",
     "tonk_out": "Who tonked out?",
     "discard_out": "Who went out?",
     "knock": "Who knocked?",
+    "double_double": "Who tonked out first?",
+}
+STEP_BUTTONS = {
+    "who": "Next: who",
+    "hands": "Next: the hands",
+    "side": "Next: side pot",
+    "preview": "Check payouts",
 }
 KEY_LENGTH = 80
+CARD_TEXT = 12
 SPLIT_TYPED = re.compile(r"[\s,;]+")
 WHOLE = re.compile(r"[0-9]{1,4}")
-WHO_STEP_KEYS = frozenset({"who", "lock_turns", "final_turn", "before_drop"})
+WHO_STEP_KEYS = frozenset({"who", "responder", "lock_turns", "final_turn", "before_drop"})
+HAND_PREFIXES = ("hand", "total", "cards", "typed")
+FINAL = "final"
 
 
 def outcome_title(kind: str) -> str:
@@ -49,6 +67,10 @@ def outcome_title(kind: str) -> str:
 
 def new_key() -> str:
     return secrets.token_urlsafe(18)
+
+
+def _card_texts(values: Iterable[str]) -> list[str]:
+    return [c[:CARD_TEXT] for c in values if c and c.strip()][:60]
 
 
 @dataclass
@@ -62,55 +84,146 @@ class HandForm:
     kind: str | None = None
     dealer: int | None = None
     who: int | None = None
+    responder: int | None = None
     claimants: list[int] = field(default_factory=list)
     totals: dict[int, str] = field(default_factory=dict)
     picked: dict[int, list[str]] = field(default_factory=dict)
     typed: dict[int, str] = field(default_factory=dict)
+    final_picked: list[str] = field(default_factory=list)
+    final_typed: str = ""
     lock_turns: str = ""
     spread_cards: str = ""
     hit_cards: str = ""
     before_drop: bool = False
+    side_stake: str = ""
+    side_in: list[int] = field(default_factory=list)
+    spades: dict[int, str] = field(default_factory=dict)
+    currency: str = "USD"
     errors: dict[str, str] = field(default_factory=dict)
-    bad_cards: dict[int, set[str]] = field(default_factory=dict)
+    bad_cards: dict[int | str, set[str]] = field(default_factory=dict)
 
     # -- reading ------------------------------------------------------------------------------
     @classmethod
     def blank(
-        cls, players: Iterable[str], rules: RuleSet, dealer: str | None, number: int | None = None
+        cls, players: Iterable[str], rules: RuleSet, dealer: str | None, number: int | None = None,
+        *, currency: str = "USD", side_stake: int | None = None, side_players: Iterable[str] | None = None,
     ) -> HandForm:
         """A new entry for hand ``number`` (the number the phone saw when it started, so two
-        phones cannot both record it), dealer pre-filled, with a fresh idempotency key."""
+        phones cannot both record it), dealer pre-filled, with a fresh idempotency key.
+
+        With the spade side pot on, ``side_stake`` (minor units) and ``side_players`` pre-fill
+        the side-pot step (the last hand's, remembered by the caller); everyone plays by default.
+        """
         seated = tuple(players)
-        return cls(seated, rules, new_key(), number=number,
+        form = cls(seated, rules, new_key(), number=number, currency=currency,
                    dealer=seated.index(dealer) if dealer in seated else None)
+        if rules.spade_side_pot:
+            names = list(side_players) if side_players is not None else list(seated)
+            form.side_in = [i for i, p in enumerate(seated) if p in names]
+            if side_stake:
+                form.side_stake = format_plain(side_stake, currency)
+        return form
 
     @classmethod
-    def from_form(cls, form: MultiDict[str, str], players: Iterable[str], rules: RuleSet) -> HandForm:
+    def from_form(
+        cls, form: MultiDict[str, str], players: Iterable[str], rules: RuleSet, *, currency: str = "USD"
+    ) -> HandForm:
         seated = tuple(players)
 
         def seat(value: Any) -> int | None:
             text = str(value or "")
-            return int(text) if text.isdigit() and int(text) < len(seated) else None
+            return int(text) if text.isdigit() and len(text) < 4 and int(text) < len(seated) else None
+
+        def seats(values: Iterable[str]) -> list[int]:
+            return sorted({s for s in (seat(v) for v in values) if s is not None})
 
         kind = form.get("kind")
-        claimants = sorted({s for s in (seat(v) for v in form.getlist("claimant")) if s is not None})
         return cls(
             players=seated,
             rules=rules,
             key=(form.get("key") or "")[:KEY_LENGTH] or new_key(),
             number=int(form["number"]) if (form.get("number") or "").isdigit() and len(form["number"]) < 9 else None,
-            kind=kind if kind in OUTCOMES else None,
+            kind=kind if kind in OUTCOMES + OPTIONAL_OUTCOMES else None,
             dealer=seat(form.get("dealer")),
             who=seat(form.get("who")),
-            claimants=claimants,
+            responder=seat(form.get("responder")),
+            claimants=seats(form.getlist("claimant")),
             totals={i: form.get(f"total-{i}", "")[:20] for i in range(len(seated))},
-            picked={i: [c[:12] for c in form.getlist(f"cards-{i}")][:60] for i in range(len(seated))},
+            picked={i: _card_texts(form.getlist(f"cards-{i}")) for i in range(len(seated))},
             typed={i: form.get(f"typed-{i}", "")[:200] for i in range(len(seated))},
+            final_picked=_card_texts(form.getlist(FINAL)),
+            final_typed=form.get(f"typed-{FINAL}", "")[:200],
             lock_turns=form.get("lock_turns", "")[:8],
             spread_cards=form.get("spread_cards", "")[:8],
             hit_cards=form.get("hit_cards", "")[:8],
             before_drop=form.get("before_drop") == "yes",
+            side_stake=form.get("side_stake", "")[:20],
+            side_in=seats(form.getlist("side_in")),
+            spades={i: form.get(f"spade-{i}", "")[:CARD_TEXT] for i in range(len(seated))},
+            currency=currency,
         )
+
+    @classmethod
+    def from_entry(
+        cls, players: Iterable[str], rules: RuleSet, entry: Mapping[str, Any], *, dealer: str | None,
+        number: int | None, currency: str = "USD",
+    ) -> HandForm:
+        """The form as it would have been filled to record ``entry`` (a stored §8.1 entry:
+        ``outcome``, ``hands``, ``side_bets``), for a correction. Cards the grid shows are
+        tapped; anything else is kept as typed text."""
+        seated = tuple(players)
+        index = {name: i for i, name in enumerate(seated)}
+        form = cls(seated, rules, new_key(), number=number, currency=currency, dealer=index.get(dealer or ""))
+        outcome = entry.get("outcome") or {}
+        kind = outcome.get("kind")
+        form.kind = kind if kind in OUTCOMES + OPTIONAL_OUTCOMES else None
+        for attr in ("winner", "knocker", "first_tonker"):
+            if outcome.get(attr) in index:
+                form.who = index[outcome[attr]]
+        if outcome.get("responder") in index:
+            form.responder = index[outcome["responder"]]
+        form.claimants = sorted(index[c] for c in outcome.get("claimants") or [] if c in index)
+        form.before_drop = outcome.get("declared_before_any_drop") is True
+        if outcome.get("knocker_lock_turns") is not None:
+            form.lock_turns = str(outcome["knocker_lock_turns"])
+        turn = outcome.get("final_turn")
+        if isinstance(turn, Mapping):
+            form.spread_cards = str(turn.get("spread_cards", ""))
+            form.hit_cards = str(turn.get("hit_cards", ""))
+        form.final_picked, form.final_typed = form._split_cards(outcome.get("tonker_final_spread") or [])
+        went_out = form.who if form.kind in ("tonk_out", "discard_out", "double_double") else None
+        for name, hand in (entry.get("hands") or {}).items():
+            seat = index.get(name)
+            if seat is None or seat == went_out or not isinstance(hand, Mapping):
+                continue
+            if hand.get("cards") is not None:
+                picked, typed = form._split_cards(hand["cards"])
+                form.picked[seat], form.typed[seat] = picked, typed
+            if hand.get("total") is not None:
+                form.totals[seat] = str(hand["total"])
+        spade = (entry.get("side_bets") or {}).get("spade") if isinstance(entry.get("side_bets"), Mapping) else None
+        if isinstance(spade, Mapping):
+            stake = spade.get("side_stake")
+            form.side_stake = format_plain(stake, currency) if type(stake) is int and stake > 0 else str(stake or "")
+            declared = spade.get("highest_spade") or {}
+            form.side_in = sorted(index[n] for n in declared if n in index)
+            form.spades = {index[n]: str(c or "") for n, c in declared.items() if n in index}
+        return form
+
+    def _split_cards(self, cards: Iterable[Any]) -> tuple[list[str], str]:
+        """Stored card texts → (grid values, typed text) as the form would hold them."""
+        picked, typed = [], []
+        for text in cards:
+            try:
+                card = Card.parse(text)
+            except InvalidCard:
+                typed.append(str(text))
+                continue
+            if card.is_joker and card.declared is not None and not self.declares_jokers():
+                typed.append(str(card))
+            else:
+                picked.append(str(card))
+        return picked, " ".join(typed)
 
     # -- the flow -----------------------------------------------------------------------------
     @property
@@ -125,27 +238,56 @@ class HandForm:
     def many_claimants(self) -> bool:
         return self.kind == "deal_tonk"
 
+    def available_outcomes(self) -> list[str]:
+        """The outcomes this night's rules allow: the five of §4, plus a double-double when
+        the house plays it at a table of this size (§4.9: two players unless extended)."""
+        rules = self.rules
+        double = rules.double_double and (not rules.double_double_two_player_only or len(self.players) == 2)
+        return list(OUTCOMES) + (["double_double"] if double else [])
+
     def needed_seats(self) -> list[int]:
         """Seats whose hands are entered (§8.1): claimants' dealt hands for a deal tonk, every
-        hand for a knock or dry stock, none when someone went out."""
+        hand for a knock or dry stock, the responder's for a double-double, none when someone
+        went out."""
         if self.kind == "deal_tonk":
             return list(self.claimants)
         if self.kind in ("knock", "dry_stock"):
             return list(range(len(self.players)))
+        if self.kind == "double_double":
+            return [self.responder] if self.responder is not None else []
         return []
 
     def totals_allowed(self) -> bool:
-        """A deal tonk is claimed by showing the cards, so only cards are asked for."""
-        return self.kind != "deal_tonk"
+        """A deal tonk is claimed by showing the cards, and a double-double responder's cards
+        must fit the run, so only cards are asked for there."""
+        return self.kind not in ("deal_tonk", "double_double")
+
+    def asks_final_spread(self) -> bool:
+        return self.kind == "double_double"
+
+    def asks_side_pot(self) -> bool:
+        return self.rules.spade_side_pot
+
+    def declares_jokers(self) -> bool:
+        """Jokers are entered as the card they stand for (``JK=QH``)."""
+        return bool(self.rules.jokers) and self.rules.joker_value_mode == "declared"
 
     def steps(self) -> list[str]:
         out = ["outcome"]
         if self.kind != "dry_stock":
             out.append("who")
-        if self.kind in ("deal_tonk", "knock", "dry_stock"):
+        if self.kind in ("deal_tonk", "knock", "dry_stock", "double_double"):
             out.append("hands")
+        if self.asks_side_pot():
+            out.append("side")
         out.append("preview")
         return out
+
+    def next_label(self, step: str) -> str:
+        """The words on the "next" button of ``step``."""
+        steps = self.steps()
+        here = steps.index(step) if step in steps else 0
+        return STEP_BUTTONS.get(steps[min(here + 1, len(steps) - 1)], "Next")
 
     def dealer_step(self) -> str:
         return "who" if "who" in self.steps() else "hands"
@@ -166,6 +308,10 @@ class HandForm:
             groups |= {"who", "extras"}
         if step == "hands":
             groups |= {f"hand-{i}" for i in self.needed_seats()}
+            if self.asks_final_spread():
+                groups.add(FINAL)
+        if step == "side":
+            groups.add("side")
         if step == self.dealer_step() and step in ("who", "hands"):
             groups.add("dealer")
         return groups
@@ -183,6 +329,8 @@ class HandForm:
         if "who" not in visible:
             if self.who is not None:
                 out.append(("who", str(self.who)))
+            if self.responder is not None:
+                out.append(("responder", str(self.responder)))
             out += [("claimant", str(s)) for s in self.claimants]
         if "extras" not in visible:
             out += [(n, v) for n, v in (
@@ -199,22 +347,46 @@ class HandForm:
             out += [(f"cards-{i}", c) for c in self.picked.get(i, [])]
             if self.typed.get(i):
                 out.append((f"typed-{i}", self.typed[i]))
+        if FINAL not in visible:
+            out += [(FINAL, c) for c in self.final_picked]
+            if self.final_typed:
+                out.append((f"typed-{FINAL}", self.final_typed))
+        if "side" not in visible and self.asks_side_pot():
+            if self.side_stake:
+                out.append(("side_stake", self.side_stake))
+            out += [("side_in", str(s)) for s in self.side_in]
+            out += [(f"spade-{i}", v) for i, v in sorted(self.spades.items()) if v]
         return out
 
     def picked_count(self, seat: int, value: str) -> int:
         return self.picked.get(seat, []).count(value)
 
+    def joker_choice(self, seat: int, slot: int) -> str:
+        """In ``declared`` mode, what the ``slot``-th joker (1-based) of ``seat`` is entered as
+        (``""`` when not held, ``JK``, ``JK=QH``)."""
+        jokers = [c for c in self.picked.get(seat, []) if c.upper().startswith("JK")]
+        return jokers[slot - 1] if slot <= len(jokers) else ""
+
+    def spade_of(self, seat: int) -> str:
+        return self.spades.get(seat, "")
+
     # -- building the entry -------------------------------------------------------------------
-    def typed_cards(self, seat: int) -> list[str]:
-        return [t for t in SPLIT_TYPED.split(self.typed.get(seat, "")) if t]
+    def typed_cards(self, seat: int | str) -> list[str]:
+        text = self.final_typed if seat == FINAL else self.typed.get(seat, "")  # type: ignore[call-overload]
+        return [t for t in SPLIT_TYPED.split(text) if t]
 
     def cards_of(self, seat: int) -> list[str]:
         """Tapped cards (deck order) then typed ones, as sent to the engine."""
         return list(self.picked.get(seat, [])) + self.typed_cards(seat)
 
+    def final_cards(self) -> list[str]:
+        """The double-double run: tapped cards, then typed ones."""
+        return list(self.final_picked) + self.typed_cards(FINAL)
+
     def submission(self) -> Submission | None:
         """The §8.1 submission, or ``None`` with ``errors`` set when a number is not a number
-        (the only checks made here; every rule is the engine's)."""
+        or the side stake is not an amount (the only checks made here; every rule is the
+        engine's)."""
         self.errors = {}
         self.bad_cards = {}
         players = self.players
@@ -241,6 +413,13 @@ class HandForm:
                 lock = self._whole(self.lock_turns, "lock_turns")
                 if lock is not None:
                     outcome["knocker_lock_turns"] = lock
+        elif self.kind == "double_double":
+            if self.who is not None:
+                outcome["first_tonker"] = players[self.who]
+                hands[players[self.who]] = {"cards": []}
+            if self.responder is not None:
+                outcome["responder"] = players[self.responder]
+            outcome["tonker_final_spread"] = self.final_cards()
         for seat in self.needed_seats():
             hand: dict[str, Any] = {}
             cards = self.cards_of(seat)
@@ -253,6 +432,7 @@ class HandForm:
                     hand["total"] = total
             if hand:
                 hands[players[seat]] = hand
+        side_bets = self._side_bets()
         if self.dealer is None:
             self.errors["dealer"] = "Choose who dealt this hand."
         if self.errors:
@@ -260,10 +440,31 @@ class HandForm:
         return Submission(
             outcome=outcome,
             hands=hands,
+            side_bets=side_bets,
             dealer=players[self.dealer] if self.dealer is not None else None,
             idempotency_key=self.key,
             number=self.number,
         )
+
+    def _side_bets(self) -> dict[str, Any] | None:
+        """The spade side bet of §4.10 (``None`` when the night does not play it or nobody
+        plays it this hand); only the side stake's money text is read here."""
+        if not self.asks_side_pot() or not self.side_in:
+            return None
+        text = self.side_stake.strip()
+        if not text:
+            self.errors["side_stake"] = "Type the side stake, e.g. 0.50, or untick every player."
+            return None
+        try:
+            stake = parse_amount(text, self.currency)
+        except ValueError as exc:
+            detail = str(exc)
+            self.errors["side_stake"] = detail[:1].upper() + detail[1:] + "."
+            return None
+        return {"spade": {
+            "side_stake": stake,
+            "highest_spade": {self.players[s]: (self.spades.get(s) or None) for s in self.side_in},
+        }}
 
     def _whole(self, text: str, where: str) -> int | None:
         cleaned = text.strip()
@@ -277,9 +478,13 @@ class HandForm:
         """The HTML id of the part of the page that shows the first error (for a jump link)."""
         for key in self.errors:
             prefix, _, seat = key.partition("-")
-            if prefix in ("hand", "total", "cards", "typed") and seat.isdigit():
+            if prefix in HAND_PREFIXES and seat == FINAL or key == FINAL:
+                return f"seat-{FINAL}"
+            if prefix in HAND_PREFIXES and seat.isdigit():
                 return f"seat-{seat}"
-            if key in ("who", "dealer", "lock_turns", "final_turn", "before_drop"):
+            if prefix == "spade" and seat.isdigit():
+                return f"side-{seat}"
+            if key in ("who", "responder", "dealer", "lock_turns", "final_turn", "before_drop", "side_stake", "side"):
                 return f"field-{key}"
         return None
 
@@ -287,12 +492,21 @@ class HandForm:
         """Where the first error is, in words ("Marcus's hand", "the dealer")."""
         for key in self.errors:
             prefix, _, seat = key.partition("-")
-            if prefix in ("hand", "total", "cards", "typed") and seat.isdigit():
+            if key == FINAL or seat == FINAL:
+                return "the run"
+            if prefix in HAND_PREFIXES and seat.isdigit():
                 return f"{self.players[int(seat)]}’s hand"
+            if prefix == "spade" and seat.isdigit():
+                return f"{self.players[int(seat)]}’s spade"
             if key == "who":
-                return "who " + {"knock": "knocked", "deal_tonk": "claimed"}.get(self.kind or "", "went out")
+                return "who " + {"knock": "knocked", "deal_tonk": "claimed",
+                                 "double_double": "tonked out"}.get(self.kind or "", "went out")
+            if key == "responder":
+                return "who could go out on the run"
             if key == "dealer":
                 return "the dealer"
+            if key in ("side_stake", "side"):
+                return "the side pot"
         return "this step"
 
     def step_with_errors(self, current: str) -> str:
@@ -306,15 +520,17 @@ class HandForm:
             wanted = "who"
         elif "dealer" in keys:
             wanted = self.dealer_step()
-        elif any(k.split("-")[0] in ("hand", "total", "cards", "typed") for k in keys):
+        elif any(k.split("-")[0] in HAND_PREFIXES or k == FINAL for k in keys):
             wanted = "hands"
+        elif any(k in ("side", "side_stake") or k.startswith("spade-") for k in keys):
+            wanted = "side"
         else:
             wanted = fallback
         return wanted if wanted in steps else fallback
 
     def place_error(self, err: HandError) -> str:
         """Put the engine's message beside the input its ``field`` names; returns that input's
-        key (``who``, ``total-1``, ``cards-0``...) or ``form`` for the page as a whole."""
+        key (``who``, ``total-1``, ``cards-0``, ``spade-2``...) or ``form`` for the page."""
         key = self._key_for(err.field)
         self.errors[key] = err.message
         return key
@@ -332,27 +548,60 @@ class HandForm:
                 return "final_turn"
             if name.startswith("declared_before_any_drop"):
                 return "before_drop"
-            if name.startswith(("knocker", "winner", "claimants", "claimed")):
+            if name.startswith("responder"):
+                return "responder"
+            if name.startswith("tonker_final_spread"):
+                return self._final_key(name[len("tonker_final_spread"):])
+            if name.startswith(("knocker", "winner", "claimants", "claimed", "first_tonker")):
                 return "who"
             if name == "kind":
                 return "kind"
             return "form"
         if path.startswith("hands."):
             return self._hand_key(path[len("hands."):])
+        if path.startswith("side_bets."):
+            return self._side_key(path[len("side_bets."):])
         return "form"
 
-    def _hand_key(self, rest: str) -> str:
-        # Names may contain dots: take the longest seated name that prefixes the path.
+    def _seat_in(self, rest: str) -> tuple[int, str] | None:
+        """``(seat, tail)`` of a path that starts with a seated name (names may contain dots:
+        the longest seated name that prefixes the path wins)."""
         matches = [
             (len(name), seat) for seat, name in enumerate(self.players)
             if rest == name or rest.startswith(name + ".")
         ]
         if not matches:
-            return "form"
+            return None
         _, seat = max(matches)
+        return seat, rest[len(self.players[seat]) + 1:]
+
+    def _final_key(self, tail: str) -> str:
+        index_text = tail.strip("[]")
+        if index_text.isdigit():
+            index = int(index_text)
+            if index < len(self.final_picked):
+                self.bad_cards.setdefault(FINAL, set()).add(self.final_picked[index])
+                return FINAL
+            return f"typed-{FINAL}"
+        return FINAL
+
+    def _side_key(self, rest: str) -> str:
+        if rest == "spade.side_stake":
+            return "side_stake"
+        prefix = "spade.highest_spade."
+        if rest.startswith(prefix):
+            found = self._seat_in(rest[len(prefix):])
+            if found is not None:
+                return f"spade-{found[0]}"
+        return "side"
+
+    def _hand_key(self, rest: str) -> str:
+        found = self._seat_in(rest)
+        if found is None:
+            return "form"
+        seat, tail = found
         if seat not in self.needed_seats():
             return "form"
-        tail = rest[len(self.players[seat]) + 1:]
         if tail == "total":
             return f"total-{seat}" if self.totals_allowed() else f"hand-{seat}"
         if tail.startswith("cards["):

@@ -1,12 +1,16 @@
-"""The record-a-hand flow, ``/s/<id>/record``: outcome → who → hands → preview → save.
+"""The record-a-hand flow, ``/s/<id>/record``: outcome → who → hands → side pot → preview → save.
 
 One URL; every POST carries the whole form state (see :mod:`ledger.web.entry_form`) plus the
 ``step`` it came from and the button pressed (``go`` = next / back / edit / save). Payouts
 always come from the engine: ``preview_hand`` for "Check payouts", ``record_hand`` for "Save".
+
+The same steps serve the host's correction of a stored hand (:mod:`ledger.web.amend`): a
+:class:`Flow` says where the form posts, what "Save" does and where "Cancel" goes.
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from flask import flash, redirect, render_template, request, url_for
 
@@ -14,14 +18,28 @@ from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.models import GameSession
+from ledger.money import parse_amount
 from ledger.night import NightError
 from ledger.rules import HandError, HandResult
 from ledger.rules.describe import describe_hand, join_names
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
-from ledger.web.card_grid import card_grid
-from ledger.web.entry_form import OUTCOME_HINTS, OUTCOMES, HandForm, outcome_title
+from ledger.web.card_grid import card_grid, spade_choices
+from ledger.web.entry_form import FINAL, OUTCOME_HINTS, HandForm, outcome_title
 from ledger.web.formatting import money
+
+
+@dataclass(frozen=True)
+class Flow:
+    """Where the record form posts (``action``), what its save button says and does, where
+    "Cancel" leads, and, for a correction, which hand version is being corrected."""
+
+    action: str
+    cancel: str
+    save_label: str = "Save hand"
+    save: Callable[[GameSession, HandForm], Any] | None = None
+    amend: dict[str, Any] = field(default_factory=dict)
+    stale: dict[str, Any] | None = None
 
 
 @bp.route("/s/<session_id>/record", methods=["GET", "POST"])
@@ -32,28 +50,39 @@ def record(session_id: str) -> Any:
         flash("This night is closed; no more hands can be recorded.", "error")
         return redirect(url_for("web.table", session_id=night.id))
     rules = ledger_night.rules_of(night)
+    flow = Flow(
+        action=url_for("web.record", session_id=night.id),
+        cancel=url_for("web.table", session_id=night.id),
+        save=lambda n, f: _save(n, f, actor),
+    )
     if request.method == "GET":
+        side_stake, side_players = _remembered_side_pot(night) if rules.spade_side_pot else (None, None)
         form = HandForm.blank(
-            night.players, rules, ledger_night.next_dealer(db, night), ledger_night.next_number(db, night)
+            night.players, rules, ledger_night.next_dealer(db, night), ledger_night.next_number(db, night),
+            currency=night.currency, side_stake=side_stake, side_players=side_players,
         )
-        return _render(night, form, "outcome")
-
-    form = HandForm.from_form(request.form, night.players, rules)
+        return render_step(night, form, "outcome", flow)
+    form = HandForm.from_form(request.form, night.players, rules, currency=night.currency)
     if form.dealer is None:
         form.dealer = night.players.index(ledger_night.next_dealer(db, night))
+    return run_step(night, form, flow)
+
+
+def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
+    """Answer one POST of the flow: go back, edit, save, or check this step and go on."""
     if form.kind is None:
         form.errors["kind"] = "Choose how the hand ended."
-        return _render(night, form, "outcome", status=422)
+        return render_step(night, form, "outcome", flow, status=422)
     steps = form.steps()
     step = request.form.get("step", "outcome")
     here = steps.index(step) if step in steps else 0
     go = request.form.get("go", "next")
     if go == "back":
-        return _render(night, form, steps[max(here - 1, 0)])
+        return render_step(night, form, steps[max(here - 1, 0)], flow)
     if go == "edit":
-        return _render(night, form, steps[-2])
-    if go == "save":
-        return _save(night, form, actor)
+        return render_step(night, form, steps[-2], flow)
+    if go == "save" and flow.save is not None:
+        return flow.save(night, form)
 
     target = steps[min(here + 1, len(steps) - 1)]
     submission = form.submission()
@@ -66,38 +95,39 @@ def record(session_id: str) -> Any:
     if form.errors:
         shown = form.step_with_errors(steps[here])
         if target == "preview" or steps.index(shown) <= here:
-            return _render(night, form, shown, status=422)
+            return render_step(night, form, shown, flow, status=422)
         # The problem is on a step the player has not reached yet: go there, no complaint.
         form.errors, form.bad_cards = {}, {}
     if target == "preview" and result is not None:
         assert submission is not None
-        return _render(night, form, "preview", result=result, outcome=submission.outcome)
-    return _render(night, form, target if target != "preview" else steps[-2])
+        return render_step(night, form, "preview", flow, result=result, outcome=submission.outcome)
+    return render_step(night, form, target if target != "preview" else steps[-2], flow)
 
 
 def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     submission = form.submission()
+    flow = Flow(action=url_for("web.record", session_id=night.id), cancel=url_for("web.table", session_id=night.id))
     if submission is None:
-        return _render(night, form, form.step_with_errors("preview"), status=422)
+        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
     db = get_session()
     try:
         hand, created = ledger_night.record_hand(db, night, submission, actor)
     except HandError as err:
         form.place_error(err)
-        return _render(night, form, form.step_with_errors("preview"), status=422)
+        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
     except NightError as err:
         if err.code in ("hand_number_taken", "hand_number_gap"):
-            return _number_conflict(night, form, err)
+            return _number_conflict(night, form, err, flow)
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
     if created:
-        flash(f"Hand {hand.number} recorded: {_headline(night, hand.result)}", "success")
+        flash(f"Hand {hand.number} recorded: {headline(night, hand.result)}", "success")
     else:
         flash(f"Hand {hand.number} was already recorded (saved once, not twice).", "info")
     return redirect(url_for("web.table", session_id=night.id))
 
 
-def _number_conflict(night: GameSession, form: HandForm, err: NightError) -> Any:
+def _number_conflict(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:
     """Another phone recorded this hand number first: show what it recorded next to this
     entry's payouts, and offer to save this one as the next number if it is another hand."""
     existing = err.extra.get("existing")
@@ -107,17 +137,24 @@ def _number_conflict(night: GameSession, form: HandForm, err: NightError) -> Any
     result = ledger_night.preview_hand(night, submission)
     conflict = {"message": err.message, "existing": None, "number": form.number}
     if isinstance(existing, dict):
-        conflict["existing"] = {
-            "number": existing.get("number"),
-            "description": existing.get("description", ""),
-            "dealer": existing.get("dealer", ""),
-            "amounts": [(p, int(existing.get("net", {}).get(p, 0))) for p in night.players],
-        }
-    return _render(night, form, "preview", result=result, outcome=submission.outcome,
-                   conflict=conflict, status=409)
+        conflict["existing"] = stored_hand_view(night, existing)
+    return render_step(night, form, "preview", flow, result=result, outcome=submission.outcome,
+                       conflict=conflict, status=409)
 
 
-def _headline(night: GameSession, result: dict[str, Any]) -> str:
+def stored_hand_view(night: GameSession, hand: dict[str, Any]) -> dict[str, Any]:
+    """A stored hand (``hand_json``) as the conflict panels show it."""
+    return {
+        "number": hand.get("number"),
+        "version": hand.get("version"),
+        "description": hand.get("description", ""),
+        "dealer": hand.get("dealer", ""),
+        "amounts": [(p, int(hand.get("net", {}).get(p, 0))) for p in night.players],
+        "transfers": [(t.get("from"), t.get("to"), int(t.get("amount", 0))) for t in hand.get("transfers", [])],
+    }
+
+
+def headline(night: GameSession, result: dict[str, Any]) -> str:
     """``"Dee won $0.75"`` (or the engine's description of a redeal)."""
     net = result.get("net", {})
     gains = [(w, int(net.get(w, 0))) for w in result.get("winners", []) if int(net.get(w, 0)) > 0]
@@ -130,10 +167,27 @@ def _headline(night: GameSession, result: dict[str, Any]) -> str:
     return ", ".join(f"{w} won {money(a, night.currency)}" for w, a in gains)
 
 
-def _render(
+_headline = headline  # the name other modules used before
+
+
+def _remembered_side_pot(night: GameSession) -> tuple[int | None, list[str] | None]:
+    """The side stake and players of the last counted hand that had a spade side pot."""
+    for hand in reversed(ledger_night.hands_of(get_session(), night)):
+        if hand.status != "counted":
+            continue
+        spade = (hand.entry.get("side_bets") or {}).get("spade")
+        if isinstance(spade, dict):
+            stake = spade.get("side_stake")
+            players = list((spade.get("highest_spade") or {}).keys())
+            return (stake if type(stake) is int else None), players
+    return None, None
+
+
+def render_step(
     night: GameSession,
     form: HandForm,
     step: str,
+    flow: Flow,
     *,
     result: HandResult | None = None,
     outcome: dict[str, Any] | None = None,
@@ -144,33 +198,38 @@ def _render(
         "night": night,
         "form": form,
         "step": step,
+        "flow": flow,
         "players": list(enumerate(night.players)),
-        "outcomes": [(k, outcome_title(k), OUTCOME_HINTS[k]) for k in OUTCOMES],
+        "outcomes": [(k, outcome_title(k), OUTCOME_HINTS[k]) for k in form.available_outcomes()],
         "hidden": form.hidden_fields(step),
         "visible": form.visible_groups(step),
         "step_number": form.steps().index(step) + 1 if step in form.steps() else 1,
-        "step_total": len(form.steps()) if form.kind else 4,
+        "step_total": len(form.steps()) if form.kind else len(HandForm(form.players, form.rules, "").steps()) + 1,
         "conflict": conflict,
+        "preview": None,
     }
     if step == "hands":
         context["grid"] = card_grid(form.rules)
         context["taken"] = _taken_elsewhere(form)
+    if step == "side":
+        context["spades"] = spade_choices(form.rules)
     if step == "preview" and result is not None:
         context["preview"] = _preview(night, form, result, outcome or {})
     return render_template("record.html", **context), status
 
 
-def _taken_elsewhere(form: HandForm) -> dict[int, dict[str, str]]:
-    """For each needed seat, the tapped cards another player already holds (card → name)."""
-    out: dict[int, dict[str, str]] = {}
-    seats = form.needed_seats()
-    for seat in seats:
-        out[seat] = {
-            card: form.players[other]
-            for other in seats if other != seat
-            for card in form.picked.get(other, [])
-        }
-    return out
+def _taken_elsewhere(form: HandForm) -> dict[int | str, dict[str, str]]:
+    """For each card grid on the page, the tapped cards another grid already holds
+    (card → who holds it)."""
+    holders: list[tuple[int | str, str, list[str]]] = [
+        (seat, form.players[seat], form.picked.get(seat, [])) for seat in form.needed_seats()
+    ]
+    if form.asks_final_spread():
+        holders.append((FINAL, "the run", form.final_picked))
+    return {
+        key: {card: name for other, name, cards in holders if other != key for card in cards}
+        for key, _, _ in holders
+    }
 
 
 def _preview(
@@ -178,6 +237,8 @@ def _preview(
 ) -> dict[str, Any]:
     as_stored = result.to_json() | {"detail": result.detail}
     submission_hands = []
+    if form.asks_final_spread():
+        submission_hands.append({"name": "The run", "cards": form.final_cards(), "total": "", "count": None})
     for seat in form.needed_seats():
         name = night.players[seat]
         submission_hands.append({
@@ -186,6 +247,17 @@ def _preview(
             "total": form.totals.get(seat, "").strip() if form.totals_allowed() else "",
             "count": result.counts.get(name),
         })
+    side = None
+    if form.asks_side_pot() and form.side_in:
+        try:
+            stake: int | None = parse_amount(form.side_stake, night.currency)
+        except ValueError:
+            stake = None
+        side = {
+            "stake": stake,
+            "players": [(night.players[s], form.spade_of(s)) for s in form.side_in],
+            "winner": result.side_pot_winner,
+        }
     return {
         "description": describe_hand(outcome, as_stored),
         "transfers": [(t.payer, t.payee, t.amount_minor) for t in result.transfers],
@@ -193,5 +265,10 @@ def _preview(
         "redeal": result.redeal,
         "hands": submission_hands,
         "dealer": night.players[form.dealer] if form.dealer is not None else "",
+        "side": side,
     }
 
+
+# The correction flow reuses these steps; importing it here registers its route with the record
+# flow's, whichever module the package imports first.
+from ledger.web import amend as _amend  # noqa: E402,F401

@@ -4,6 +4,11 @@ Players are typed in seat order; blank seats are skipped. The first dealer is ch
 (a radio on the player's row), so the form works without JavaScript. The stake is typed as
 money ("0.25") and parsed exactly with :func:`ledger.money.parse_amount`. Every refusal is
 kept as ``errors[field]`` beside the input, with everything typed kept.
+
+The rules are a preset plus the "House rules" controls (:mod:`ledger.web.house_rules`): only
+the toggles that differ from the preset are sent to :meth:`RuleSet.from_spec` as overrides. The
+"Show what these rules pay" button (``go=rules``) re-renders the page with everything kept and
+the rules in words, without starting the night.
 """
 from __future__ import annotations
 
@@ -15,8 +20,9 @@ from babel.numbers import get_currency_name
 from ledger import night as ledger_night
 from ledger.models import GameSession
 from ledger.money import parse_amount
-from ledger.rules import PRESETS, HandError, RuleSet
+from ledger.rules import PRESETS, HandError
 from ledger.db import get_session
+from ledger.web.house_rules import RulesChoice, key_for
 
 CURRENCIES: tuple[str, ...] = (
     "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "PHP", "TRY", "INR", "LAK", "JPY", "MXN",
@@ -48,6 +54,8 @@ class StartForm:
     currency: str = DEFAULT_CURRENCY
     preset: str = DEFAULT_PRESET
     errors: dict[str, str] = field(default_factory=dict)
+    rules: RulesChoice = field(default_factory=RulesChoice.default)
+    go: str = "start"
 
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> StartForm:
@@ -59,11 +67,22 @@ class StartForm:
             stake=str(form.get("stake", "")),
             currency=str(form.get("currency", DEFAULT_CURRENCY)),
             preset=str(form.get("preset", DEFAULT_PRESET)),
+            rules=RulesChoice.from_form(form),
+            go="rules" if form.get("go") == "rules" else "start",
         )
 
+    @property
+    def rules_open(self) -> bool:
+        """Whether the House rules section is shown open."""
+        return self.go == "rules" or self.rules.should_open
+
     def create(self) -> tuple[GameSession, str] | None:
-        """Open the night and return it with its token, or ``None`` with ``errors`` filled."""
-        self.errors = {}
+        """Open the night and return it with its token, or ``None`` with ``errors`` filled.
+
+        With ``go=rules`` nothing is created: only the rules' own refusals are reported."""
+        self.errors = dict(self.rules.errors)
+        if self.go == "rules":
+            return None
         name = self.name.strip()
         if not name:
             self.errors["name"] = "Give the night a name, e.g. “Friday at Dee’s”."
@@ -77,6 +96,8 @@ class StartForm:
             self.errors["currency"] = "Choose a currency from the list."
         if self.preset not in PRESETS:
             self.errors["preset"] = "Choose one of the rules presets."
+        elif self.rules.ruleset is None and not self.errors:
+            self.errors["preset"] = "Check the house rules."
         stake_minor = None
         if "currency" not in self.errors:
             try:
@@ -85,14 +106,14 @@ class StartForm:
                 self.errors["stake"] = _stake_message(str(exc))
         if self.errors:
             return None
-        assert stake_minor is not None
+        assert stake_minor is not None and self.rules.ruleset is not None
         try:
             return ledger_night.create_night(
                 get_session(),
                 name=name,
                 currency=self.currency,
                 stake_minor=stake_minor,
-                rules=RuleSet.from_spec({"preset": self.preset}),
+                rules=self.rules.ruleset,
                 players=[self.players[i] for i in seats],
                 first_dealer=self.players[dealer_seat].strip(),
             )
@@ -110,6 +131,9 @@ class StartForm:
             return "players"
         if path in ("stake", "first_dealer", "name"):
             return path
+        rule_key = key_for(path)
+        if rule_key is not None:
+            return rule_key
         return "players" if path == "players" else "form"
 
 

@@ -1,0 +1,127 @@
+"""Correct a recorded hand (host only): ``/s/<id>/hands/<n>/v<version>/correct``.
+
+GET opens the record flow filled from the stored entry of that version of the hand (outcome,
+who, dealer, every hand's cards or total, side pot); the steps are the record flow's
+(:func:`ledger.web.record.run_step`), and "Save correction" calls
+:func:`ledger.night.amend_hand` with the version being corrected. The old version stays in the
+history as superseded. When another phone changed the hand first (409 ``stale_version``) the
+page shows both versions and lets the host start again from the current one.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, request, url_for
+
+from ledger import night as ledger_night
+from ledger.access import Actor
+from ledger.db import get_session
+from ledger.models import GameSession
+from ledger.night import NightError
+from ledger.rules import HandError
+from ledger.web.access import authorised
+from ledger.web.blueprint import bp
+from ledger.web.entry_form import HandForm
+from ledger.web.record import Flow, headline, render_step, run_step, stored_hand_view
+
+MAX_ID = 2**31 - 1
+
+
+@bp.route("/s/<session_id>/hands/<int:number>/v<int:version>/correct", methods=["GET", "POST"])
+def amend(session_id: str, number: int, version: int) -> Any:
+    night, actor = authorised(session_id, "amend")
+    if number > MAX_ID or version > MAX_ID:
+        abort(404)
+    db = get_session()
+    history = url_for("web.history", session_id=night.id)
+    if night.status != "open":
+        flash("This night is closed; its hands can no longer change.", "error")
+        return redirect(url_for("web.table", session_id=night.id))
+    try:
+        current = ledger_night.get_hand(db, night, number)
+    except NightError:
+        abort(404)
+    if current.status == "voided":
+        flash(f"Hand {number} is void; record a new hand instead.", "error")
+        return redirect(history)
+    stale = None
+    if current.version != version:
+        stale = {
+            "current": stored_hand_view(night, ledger_night.hand_json(current)),
+            "restart": url_for("web.amend", session_id=night.id, number=number, version=current.version),
+            "message": f"Hand {number} was changed on another phone (now version {current.version}).",
+        }
+    flow = Flow(
+        action=url_for("web.amend", session_id=night.id, number=number, version=version),
+        cancel=history,
+        save_label=f"Save correction to hand {number}",
+        save=lambda n, f: _save(n, f, actor, number, version),
+        amend={"number": number, "version": version},
+        stale=stale,
+    )
+    rules = ledger_night.rules_of(night)
+    if request.method == "GET":
+        stored = next((h for h in ledger_night.hands_of(db, night, all_versions=True)
+                       if h.number == number and h.version == version), None)
+        if stored is None:
+            abort(404)
+        form = HandForm.from_entry(night.players, rules, stored.entry, dealer=stored.dealer,
+                                   number=number, currency=night.currency)
+        return render_step(night, form, "outcome", flow)
+    form = HandForm.from_form(request.form, night.players, rules, currency=night.currency)
+    form.number = number
+    if form.dealer is None:
+        form.dealer = night.players.index(current.dealer) if current.dealer in night.players else 0
+    return run_step(night, form, flow)
+
+
+def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version: int) -> Any:
+    flow = Flow(
+        action=url_for("web.amend", session_id=night.id, number=number, version=version),
+        cancel=url_for("web.history", session_id=night.id),
+        save_label=f"Save correction to hand {number}",
+        amend={"number": number, "version": version},
+    )
+    submission = form.submission()
+    if submission is None:
+        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
+    db = get_session()
+    try:
+        hand, created = ledger_night.amend_hand(db, night, number, version, submission, actor)
+    except HandError as err:
+        form.place_error(err)
+        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
+    except NightError as err:
+        if err.code == "stale_version":
+            return _stale(night, form, err, flow)
+        if err.code == "hand_not_found":
+            abort(404)
+        flash(err.message, "error")
+        return redirect(url_for("web.history", session_id=night.id))
+    if created:
+        flash(f"Hand {number} corrected (version {hand.version}): {headline(night, hand.result)}", "success")
+    else:
+        flash(f"Hand {number} was already corrected (saved once, not twice).", "info")
+    return redirect(url_for("web.history", session_id=night.id) + f"#hand-{number}")
+
+
+def _stale(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:
+    """Someone amended the hand first: show their version beside this one, no save button."""
+    current = err.extra.get("current") if isinstance(err.extra.get("current"), dict) else {}
+    current_version = int(current.get("version") or flow.amend["version"])
+    stale = {
+        "current": stored_hand_view(night, current),
+        "restart": url_for("web.amend", session_id=night.id, number=flow.amend["number"], version=current_version),
+        "message": err.message,
+        "conflict": True,
+    }
+    flow = Flow(action=flow.action, cancel=flow.cancel, save_label=flow.save_label, amend=flow.amend, stale=stale)
+    submission = form.submission()
+    result = outcome = None
+    if submission is not None:
+        try:
+            result = ledger_night.preview_hand(night, submission)
+            outcome = submission.outcome
+        except HandError:
+            result = None
+    return render_step(night, form, "preview", flow, result=result, outcome=outcome, status=409)
