@@ -9,30 +9,61 @@
   }
 
   ready(function () {
-    // Copy the table link.
-    document.querySelectorAll("[data-copy]").forEach(function (button) {
-      button.addEventListener("click", function () {
-        var input = document.querySelector(button.getAttribute("data-copy"));
-        if (!input) return;
-        var done = function () {
-          var label = button.textContent;
-          button.textContent = "Copied ✓";
-          setTimeout(function () { button.textContent = label; }, 1600);
-        };
-        if (navigator.clipboard && window.isSecureContext) {
-          navigator.clipboard.writeText(input.value).then(done, function () {
-            input.select(); document.execCommand("copy"); done();
-          });
-        } else {
-          input.focus(); input.select(); document.execCommand("copy"); done();
+    // Copy a link (data-copy="#input") or a text (data-copy-text), share a link
+    // (data-share="#input", only where the phone can share). Delegated, so buttons in a
+    // region that live.js swaps in work too.
+    function copied(button) {
+      if (!button.dataset.label) button.dataset.label = button.textContent;
+      button.textContent = "Copied ✓";
+      setTimeout(function () { button.textContent = button.dataset.label; }, 1600);
+    }
+    function copy(text, input, button) {
+      var legacy = function () {
+        var box = input;
+        if (!box) {
+          box = document.createElement("textarea");
+          box.value = text; box.readOnly = true; box.className = "visually-hidden";
+          document.body.appendChild(box);
         }
-      });
+        box.focus(); box.select();
+        try { if (document.execCommand("copy")) copied(button); } catch (e) { /* the text stays selected */ }
+        if (!input) box.remove();
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () { copied(button); }, legacy);
+      } else {
+        legacy();
+      }
+    }
+    document.querySelectorAll("[data-share]").forEach(function (button) {
+      if (navigator.share) button.hidden = false;
+    });
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("[data-copy], [data-copy-text], [data-share]");
+      if (!button) return;
+      if (button.hasAttribute("data-share")) {
+        var link = document.querySelector(button.getAttribute("data-share"));
+        if (link && navigator.share) {
+          navigator.share({ title: button.getAttribute("data-share-title") || document.title, url: link.value })
+            .catch(function () {});
+        }
+        return;
+      }
+      if (button.hasAttribute("data-copy-text")) {
+        copy(button.getAttribute("data-copy-text"), null, button);
+        return;
+      }
+      var input = document.querySelector(button.getAttribute("data-copy"));
+      if (input) copy(input.value, input, button);
     });
 
-    // Destructive forms: ask in a dialog instead of the confirm page.
-    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
-      form.addEventListener("submit", function (event) {
-        if (form.querySelector("input[name=confirmed]")) return;
+    // Destructive forms ask in a dialog instead of the confirm page; a double tap on a
+    // data-once button ("Save hand") sends once (the server is idempotent anyway).
+    document.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (event.defaultPrevented) return;
+      if (form.dataset.busy === "1") { event.preventDefault(); return; }
+      if (form.hasAttribute("data-confirm") && !form.querySelector("input[name=confirmed]")) {
         if (!window.confirm(form.getAttribute("data-confirm"))) {
           event.preventDefault();
           return;
@@ -40,16 +71,14 @@
         var flag = document.createElement("input");
         flag.type = "hidden"; flag.name = "confirmed"; flag.value = "yes";
         form.appendChild(flag);
-      });
+      }
+      var submitter = event.submitter;
+      if (submitter && submitter.hasAttribute("data-once")) form.dataset.busy = "1";
     });
-
-    // A double tap on "Save hand" sends once (the server is idempotent anyway).
-    document.querySelectorAll("form").forEach(function (form) {
-      form.addEventListener("submit", function (event) {
-        if (form.dataset.busy === "1") { event.preventDefault(); return; }
-        var submitter = event.submitter;
-        if (submitter && submitter.hasAttribute("data-once")) form.dataset.busy = "1";
-      });
+    // Back to a page kept in the browser's memory: its forms can be sent again.
+    window.addEventListener("pageshow", function (event) {
+      if (!event.persisted) return;
+      document.querySelectorAll("form[data-busy]").forEach(function (form) { delete form.dataset.busy; });
     });
 
     // After a refused entry, bring the first error into view and focus its input.

@@ -1,1 +1,134 @@
-// live: progressive enhancement for live pages
+/* Tonk Ledger live pages: the part of a page marked data-live-region follows what the other
+   phones do. Every 2 s while the tab is visible it asks /s/<id>/state?since=<version>; when
+   the night's version moved, the server sends the region re-rendered and a line of news.
+   Without this file the page shows a Refresh link instead. */
+(function () {
+  "use strict";
+
+  var STALE_AFTER = 3; // failed polls in a row before the page says it is offline
+
+  function localTimes(root) {
+    root.querySelectorAll("time[data-local]").forEach(function (node) {
+      var when = new Date(node.getAttribute("datetime"));
+      if (isNaN(when.getTime())) return;
+      var today = new Date().toDateString() === when.toDateString();
+      node.textContent = when.toLocaleString([], today
+        ? { hour: "numeric", minute: "2-digit" }
+        : { weekday: "short", hour: "numeric", minute: "2-digit" });
+      node.title = when.toLocaleString();
+    });
+  }
+
+  function start() {
+    localTimes(document);
+    var region = document.querySelector("[data-live-region][data-live-url]");
+    if (!region || !window.fetch) return;
+    var url = region.getAttribute("data-live-url");
+    var version = region.getAttribute("data-live-version") || "0";
+    var every = parseInt(region.getAttribute("data-live-poll") || "2000", 10);
+    var status = document.querySelector("[data-live-status]");
+    var refresh = document.querySelector("[data-live-refresh]");
+    var timer = null;
+    var busy = false;
+    var failures = 0;
+    var stopped = false;
+
+    document.documentElement.classList.add("live-on");
+    if (refresh) refresh.hidden = true;
+    say("Live", "ok");
+
+    function say(text, state) {
+      if (!status) return;
+      status.textContent = text;
+      status.setAttribute("data-state", state);
+    }
+
+    function news(lines) {
+      if (!lines || !lines.length) return;
+      var box = document.getElementById("live-news");
+      if (!box) {
+        box = document.createElement("div");
+        box.id = "live-news";
+        box.className = "live-news";
+        box.setAttribute("role", "status");
+        box.setAttribute("aria-live", "polite");
+        document.body.appendChild(box);
+      }
+      box.textContent = lines.join(" · ");
+      box.classList.add("is-shown");
+      clearTimeout(box._hide);
+      box._hide = setTimeout(function () { box.classList.remove("is-shown"); }, 4000);
+    }
+
+    // A region with a field being typed in waits for the next poll, so nothing typed is lost.
+    function editing() {
+      var active = document.activeElement;
+      return active && region.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
+    }
+
+    function swap(html) {
+      var open = [];
+      region.querySelectorAll("details[id][open]").forEach(function (d) { open.push(d.id); });
+      region.innerHTML = html;
+      open.forEach(function (id) {
+        var d = document.getElementById(id);
+        if (d && region.contains(d)) d.open = true;
+      });
+      localTimes(region);
+      region.querySelectorAll("[data-share]").forEach(function (b) { if (navigator.share) b.hidden = false; });
+    }
+
+    function apply(body) {
+      if (String(body.version) === version || !body.regions) return;
+      if (editing()) return; // try again next time: version stays as it was
+      swap(body.regions.main);
+      version = String(body.version);
+      region.setAttribute("data-live-version", version);
+      news(body.news);
+    }
+
+    function schedule(delay) {
+      clearTimeout(timer);
+      if (!stopped && !document.hidden) timer = setTimeout(poll, delay);
+    }
+
+    function poll() {
+      if (busy || stopped || document.hidden) return;
+      busy = true;
+      var sep = url.indexOf("?") < 0 ? "?" : "&";
+      fetch(url + sep + "since=" + encodeURIComponent(version), {
+        credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" }
+      }).then(function (response) {
+        if (response.status === 403 || response.status === 404) {
+          stopped = true;
+          throw new Error("gone");
+        }
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      }).then(function (body) {
+        failures = 0;
+        apply(body);
+        say("Live", "ok");
+      }).catch(function () {
+        failures += 1;
+        if (stopped || failures >= STALE_AFTER) {
+          say(stopped ? "Not live" : "Offline, retrying…", "off");
+          if (refresh) refresh.hidden = false;
+        }
+      }).then(function () {
+        busy = false;
+        schedule(failures ? Math.min(every * (failures + 1), 15000) : every);
+      });
+    }
+
+    document.addEventListener("visibilitychange", function () {
+      if (document.hidden) clearTimeout(timer);
+      else schedule(0);
+    });
+    window.addEventListener("pageshow", function (event) { if (event.persisted) schedule(0); });
+    schedule(every);
+  }
+
+  if (document.readyState !== "loading") start();
+  else document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,17 +1,24 @@
 """The phone pages (server-rendered, work without JavaScript).
 
-Modules: :mod:`~ledger.web.views` (start, join, table, history, settle, PDF),
-:mod:`~ledger.web.record` (the record-a-hand flow), :mod:`~ledger.web.entry_form` (its form
-state), :mod:`~ledger.web.start_form`, :mod:`~ledger.web.card_grid`,
-:mod:`~ledger.web.access` (table token in the cookie), :mod:`~ledger.web.formatting`
-(template filters) and :mod:`~ledger.web.errors` (403/404/400 pages).
+Modules: :mod:`~ledger.web.views` (start, join, table, history, undo, PDF),
+:mod:`~ledger.web.record` (the record-a-hand flow), :mod:`~ledger.web.amend` (correcting a
+hand), :mod:`~ledger.web.entry_form` (the flow's form state), :mod:`~ledger.web.start_form` and
+:mod:`~ledger.web.house_rules` (starting a night and its toggles), :mod:`~ledger.web.card_grid`,
+:mod:`~ledger.web.rules_page`, :mod:`~ledger.web.share` (links, QR, table code),
+:mod:`~ledger.web.live` (polling updates), :mod:`~ledger.web.settle_page` (settle-up and
+payments), :mod:`~ledger.web.log_page` (history and exports), :mod:`~ledger.web.resubmit`
+(expired forms keep what was entered), :mod:`~ledger.web.access` (the table token in the
+cookie and its role), :mod:`~ledger.web.formatting` (template filters) and
+:mod:`~ledger.web.errors` (403/404/400 pages).
 """
 from __future__ import annotations
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from ledger.web import errors, formatting, record, rules_page, views  # noqa: F401  (register routes)
+from ledger.web import (  # noqa: F401  (register routes)
+    amend, errors, formatting, live, log_page, record, resubmit, rules_page, settle_page, share, views,
+)
 from ledger.web.blueprint import bp
 
 csrf = CSRFProtect()

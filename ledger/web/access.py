@@ -17,6 +17,7 @@ from ledger.db import get_session
 from ledger.models import GameSession
 
 MAX_REMEMBERED = 20
+MAX_ID = 2**31 - 1  # larger numbers in a URL name nothing (and overflow the database's integers)
 
 ACTION_WORDS = {
     "record": "record hands",
@@ -24,6 +25,9 @@ ACTION_WORDS = {
     "close": "close the night",
     "pay": "mark payments",
     "share": "see the table's links",
+    "undo": "undo the last hand",
+    "amend": "correct hands",
+    "void_payment": "void payments",
 }
 
 
@@ -89,12 +93,17 @@ def host_secrets(night: GameSession, actor: Actor) -> TableSecrets | None:
     return roles.host_secrets(night, token)
 
 
-def join_with_code(code: str) -> GameSession | None:
-    """Exchange a typed table code for this phone's own player token (remembered)."""
-    joined = roles.join_by_code(get_session(), code, device())
+def join_with_code(code: str, name: str = "", session_id: str | None = None) -> GameSession | None:
+    """Exchange a typed table code for this phone's own player token (remembered). ``name``
+    (optional, e.g. "Rosa") labels this phone in the history; without it the browser's name
+    is used. With ``session_id`` only that table's code is accepted."""
+    label = " ".join(name.split())[:40] or device()
+    joined = roles.join_by_code(get_session(), code, label)
     if joined is None:
         return None
     night, token = joined
+    if session_id is not None and night.id != session_id:
+        return None
     remember_token(night.id, token)
     return night
 

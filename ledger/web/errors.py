@@ -1,17 +1,23 @@
-"""Error pages of the phone UI: 403 (no table token), 404, 400 (form expired / CSRF).
+"""Error pages of the phone UI: 403 (no table token), 404, 400 (form expired / CSRF), 429
+(too many tries at a table code).
 
-Registered on the blueprint only, so the JSON API keeps its own JSON errors.
+Registered on the blueprint only, so the JSON API keeps its own JSON errors. A form whose
+CSRF check fails comes back with everything typed kept (:mod:`ledger.web.resubmit`).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from flask import render_template
+from flask import render_template, request
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 
 from ledger.access import AccessDenied
+from ledger.web import resubmit
 from ledger.web.access import role_refusal
 from ledger.web.blueprint import bp
+
+TOO_MANY = "Too many tries. Wait a minute, then type the code again."
 
 
 @bp.errorhandler(403)
@@ -27,7 +33,29 @@ def not_found(_err: Any) -> Any:
 
 @bp.errorhandler(CSRFError)
 def csrf_failed(_err: CSRFError) -> Any:
+    kept = resubmit.recover()
+    if kept is not None:
+        return kept
     return render_template("error.html", status=400, title="Form expired", reason="csrf"), 400
+
+
+@bp.errorhandler(429)
+def too_many(_err: Any) -> Any:
+    """Guessing table codes is rate-limited; the page keeps what was typed."""
+    if request.endpoint == "web.join_code":
+        return render_template("join.html", code=request.form.get("code", "")[:40],
+                               name=request.form.get("name", "")[:40], error=TOO_MANY), 429
+    if request.endpoint == "web.rejoin":
+        target = request.form.get("rejoin_next", "")
+        try:
+            endpoint, args = resubmit.post_route(target)
+        except HTTPException:  # not a table's form: the plain page below
+            pass
+        else:
+            return resubmit.render_page(target, endpoint, args, resubmit.kept_fields(request.form),
+                                        error=TOO_MANY, code=request.form.get("rejoin_code", "")[:40],
+                                        status=429)
+    return render_template("error.html", status=429, title="Too many tries", reason="too_many"), 429
 
 
 @bp.errorhandler(AccessDenied)

@@ -1,8 +1,11 @@
-"""Template filters: money in the session's currency and cards with suit symbols.
+"""Template filters: money in the session's currency, cards with suit symbols, times, table
+codes in groups and short names of phones for the history.
 
 Display only. Amounts are ``int`` minor units and go through :func:`ledger.money.format_minor`.
 """
 from __future__ import annotations
+
+from datetime import datetime, timezone
 
 from flask import current_app
 
@@ -55,3 +58,51 @@ def is_red(text: str) -> bool:
         return Card.parse(text).suit in ("H", "D")
     except InvalidCard:
         return False
+
+
+@bp.app_template_filter("code_groups")
+def code_groups(code: str) -> str:
+    """``"K7QM2X"`` → ``"K7Q M2X"``: a table code in two groups, easy to read aloud."""
+    text = str(code)
+    return f"{text[:3]} {text[3:]}" if len(text) == 6 else text
+
+
+@bp.app_template_filter("iso")
+def iso_time(moment: datetime) -> str:
+    """A stored time as ISO 8601 in UTC (for ``<time datetime>``; the phone shows it local)."""
+    return _utc(moment).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@bp.app_template_filter("clock")
+def clock(moment: datetime) -> str:
+    """``"21:04 UTC"``: the server's fallback text; ``live.js`` rewrites it in the phone's zone."""
+    return _utc(moment).strftime("%a %H:%M UTC")
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes for values that were stored as UTC
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+
+
+_BROWSERS = (("EdgA", "Edge"), ("Edg/", "Edge"), ("SamsungBrowser", "Samsung Internet"), ("Firefox", "Firefox"),
+             ("FxiOS", "Firefox"), ("CriOS", "Chrome"), ("OPR/", "Opera"), ("Chrome", "Chrome"),
+             ("Safari", "Safari"))
+_SYSTEMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),
+            ("Macintosh", "Mac"), ("CrOS", "Chromebook"), ("Linux", "Linux"))
+
+
+@bp.app_template_filter("phone_label")
+def phone_label(device: str | None) -> str:
+    """A short name for the phone that did something: ``"Chrome on Android"`` from a browser's
+    user-agent string; a name the phone joined with (``"Rosa"``) or an API client's
+    ``X-Device`` is shown as it is; nothing for the server itself (``"system"``)."""
+    text = (device or "").strip()
+    if text in ("", "system"):
+        return ""
+    if not text.startswith("Mozilla/"):
+        return text[:40]
+    browser = next((name for marker, name in _BROWSERS if marker in text), "Browser")
+    if "Headless" in text:
+        browser = "Headless " + browser
+    system = next((name for marker, name in _SYSTEMS if marker in text), "")
+    return f"{browser} on {system}" if system else browser

@@ -1,32 +1,39 @@
-"""Phone pages of one night: start, join (link or code), table, history (with void), settle up
-(with payments and close), PDF.
+"""Phone pages of one night: start, join (link or code), the table screen (with undo), the hand
+history (versions, void, correct), PDF.
 
 Every page of a night needs the table's token in the signed cookie, and acts with that
 token's role (:mod:`ledger.web.access`). Money is shown with :func:`ledger.money.format_minor`;
-nothing here computes a payout. The record-a-hand flow lives in :mod:`ledger.web.record`.
+nothing here computes a payout. Elsewhere: the record-a-hand flow (:mod:`ledger.web.record`),
+settle up and payments (:mod:`ledger.web.settle_page`), the log and exports
+(:mod:`ledger.web.log_page`), sharing (:mod:`ledger.web.share`), live updates
+(:mod:`ledger.web.live`) and forms kept through a lost cookie (:mod:`ledger.web.resubmit`).
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from sqlmodel import Session
 
 from ledger import night as ledger_night
+from ledger.access import Actor
 from ledger.db import get_session
+from ledger.limits import JOIN_LIMIT, limiter
 from ledger.models import GameSession, Hand
 from ledger.night import NightError
 from ledger.rules import PRESETS
-from ledger.rules.describe import describe_hand
 from ledger.statements import render_session_summary
-from ledger.limits import JOIN_LIMIT, limiter
-from ledger.money import parse_amount
-from ledger.web.access import authorised, host_secrets, join_with_code, my_nights, remember_token
+from ledger.web import hand_rows, live
+from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
+from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, remember_token
 from ledger.web.blueprint import bp
-from ledger.web.formatting import money
+from ledger.web.resubmit import JOIN_SCOPE
+from ledger.web.share import share_context
 from ledger.web.start_form import SEATS, StartForm, currency_choices, preset_choices
 
 RECENT_HANDS = 5
-MAX_ID = 2**31 - 1  # larger numbers in a URL name nothing (and overflow the database's integers)
+PASTED_LINK = re.compile(r"/join/([\w-]{1,32})/([\w-]{1,64})")
 
 
 # -- start and join --------------------------------------------------------------------------------
@@ -52,20 +59,24 @@ def index() -> Any:
 
 
 @bp.route("/join", methods=["GET", "POST"])
-@limiter.limit(JOIN_LIMIT, methods=["POST"])
+@limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE, methods=["POST"])
 def join_code() -> Any:
     """Join a table by typing its short code (read aloud by the host): this phone gets a
-    player token of its own."""
-    code = ""
+    player token of its own, labelled with the name typed (if any) in the history. A pasted
+    table link works too."""
+    code = request.form.get("code", "")[:200] if request.method == "POST" else request.args.get("code", "")[:20]
+    name = request.form.get("name", "")[:40]
     error = None
     if request.method == "POST":
-        code = request.form.get("code", "")[:40]
-        night = join_with_code(code) if code.strip() else None
+        pasted = PASTED_LINK.search(code)
+        if pasted:
+            return redirect(url_for("web.join", session_id=pasted.group(1), token=pasted.group(2)))
+        night = join_with_code(code, name) if code.strip() else None
         if night is not None:
             flash(f"You joined {night.name}.", "success")
             return redirect(url_for("web.table", session_id=night.id))
         error = "No open table has that code. Check it with the host." if code.strip() else "Type the table code."
-    return render_template("join.html", code=code, error=error), (422 if error else 200)
+    return render_template("join.html", code=code, name=name, error=error), (422 if error else 200)
 
 
 @bp.get("/join/<session_id>/<token>")
@@ -81,43 +92,92 @@ def join(session_id: str, token: str) -> Any:
 
 
 # -- the table -----------------------------------------------------------------------------------
+@live.view("table", "_live_table.html")
+def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
+    """What changes on the table screen when a phone records, voids or corrects a hand."""
+    hands = ledger_night.hands_of(db, night)
+    last = _last_counted(hands)
+    return {
+        "preset": _preset_title(night),
+        "balances": list(ledger_night.balances(db, night).items()),
+        "next_dealer": ledger_night.next_dealer(db, night),
+        "hand_count": ledger_night.hand_count(db, night),
+        "recent": [hand_rows.hand_row(night, h) for h in reversed(hands[-RECENT_HANDS:])],
+        "total_hands": len(hands),
+        "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
+    }
+
+
 @bp.get("/s/<session_id>")
 def table(session_id: str) -> Any:
     night, actor = authorised(session_id)
-    db = get_session()
-    hands = ledger_night.hands_of(db, night)
-    recent = [_hand_row(night, h) for h in reversed(hands[-RECENT_HANDS:])]
-    secrets = host_secrets(night, actor)
-    links = {
-        role: url_for("web.join", session_id=night.id, token=secrets.for_role(role), _external=True)
-        for role in ("player", "viewer")
-    } if secrets else {}
-    return render_template(
+    share = share_context(night, actor)
+    response = render_template(
         "table.html",
         night=night,
         actor=actor,
-        preset=_preset_title(night),
-        balances=list(ledger_night.balances(db, night).items()),
-        next_dealer=ledger_night.next_dealer(db, night),
-        hand_count=ledger_night.hand_count(db, night),
-        recent=recent,
-        total_hands=len(hands),
-        links=links,
-        table_code=secrets.table_code if secrets else None,
+        share=share,
         share_open=request.args.get("share") == "1",
+        **live.page_context("table", get_session(), night, actor),
     )
+    return response, 200, ({"Cache-Control": "no-store"} if share else {})
+
+
+@bp.post("/s/<session_id>/undo")
+def undo(session_id: str) -> Any:
+    """The host's "undo last hand": voids the most recent counted hand (kept, struck through).
+
+    The form names the hand the host saw as last (``number``). Without ``confirmed=yes``, or
+    when another phone has recorded a hand since, the confirm page shows which hand would go.
+    """
+    night, actor = authorised(session_id, "undo")
+    db = get_session()
+    last = _last_counted(ledger_night.hands_of(db, night))
+    if last is None:
+        flash("No counted hand to undo.", "error")
+        return redirect(url_for("web.table", session_id=night.id))
+    seen = request.form.get("number", "")
+    moved = seen != str(last.number)
+    if request.form.get("confirmed") != "yes" or moved:
+        message = "It stays in the history, struck through, and stops counting in the balances."
+        if moved and seen:
+            message = (f"Another phone changed the hands since you looked: the last hand is now hand "
+                       f"{last.number}. " + message)
+        return render_template(
+            "confirm.html",
+            night=night,
+            title=f"Undo hand {last.number}?",
+            row=hand_rows.hand_row(night, last),
+            message=message,
+            action=url_for("web.undo", session_id=night.id),
+            hidden=[("number", str(last.number))],
+            button=f"Undo hand {last.number}",
+            back=url_for("web.table", session_id=night.id),
+        ), (409 if moved and seen else 200)
+    try:
+        ledger_night.void_hand(db, night, last.number, actor)
+    except NightError as err:
+        flash(err.message, "error")
+    else:
+        flash(f"Hand {last.number} undone: it stays in the history, struck through, and no longer counts.", "success")
+    return redirect(url_for("web.table", session_id=night.id))
+
+
+# -- the hand history -----------------------------------------------------------------------------
+@live.view("hands", "_live_hands.html")
+def hands_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
+    return {
+        "rows": hand_rows.history_rows(db, night),
+        "can_void": actor.can("void") and night.status == "open",
+        "can_amend": actor.can("amend") and night.status == "open" and "web.amend" in current_app.view_functions,
+    }
 
 
 @bp.get("/s/<session_id>/hands")
 def history(session_id: str) -> Any:
     night, actor = authorised(session_id)
-    hands = ledger_night.hands_of(get_session(), night)
-    return render_template(
-        "hands.html",
-        night=night,
-        can_void=actor.can("void") and night.status == "open",
-        rows=[_hand_row(night, h) for h in reversed(hands)],
-    )
+    return render_template("hands.html", night=night, actor=actor,
+                           **live.page_context("hands", get_session(), night, actor))
 
 
 @bp.post("/s/<session_id>/hands/<int:number>/void")
@@ -136,7 +196,7 @@ def void(session_id: str, number: int) -> Any:
             "confirm.html",
             night=night,
             title=f"Void hand {number}?",
-            row=_hand_row(night, hand),
+            row=hand_rows.hand_row(night, hand),
             message="The hand stays in the history, struck through, and stops counting in the balances.",
             action=url_for("web.void", session_id=night.id, number=number),
             button=f"Void hand {number}",
@@ -149,77 +209,6 @@ def void(session_id: str, number: int) -> Any:
     else:
         flash(f"Hand {number} voided; it no longer counts.", "success")
     return redirect(url_for("web.history", session_id=night.id))
-
-
-# -- settling up --------------------------------------------------------------------------------------
-@bp.get("/s/<session_id>/settle")
-def settle(session_id: str) -> Any:
-    night, actor = authorised(session_id)
-    db = get_session()
-    return render_template(
-        "settle.html",
-        night=night,
-        actor=actor,
-        balances=list(ledger_night.balances(db, night).items()),
-        plan=ledger_night.settlement_plan(db, night),
-        payments=[p for p in ledger_night.payments_of(db, night)],
-        hand_count=ledger_night.hand_count(db, night),
-    )
-
-
-@bp.post("/s/<session_id>/payments")
-def pay(session_id: str) -> Any:
-    """Mark money as handed over (one line of the plan, or part of it): the plan shrinks."""
-    night, actor = authorised(session_id, "pay")
-    payer, payee = _seated(night, request.form.get("from")), _seated(night, request.form.get("to"))
-    try:
-        amount = parse_amount(request.form.get("amount", ""), night.currency)
-    except ValueError:
-        amount = 0
-    if payer is None or payee is None or amount <= 0:
-        flash("That payment is not complete: choose who paid whom and how much.", "error")
-        return redirect(url_for("web.settle", session_id=night.id))
-    try:
-        ledger_night.record_payment(get_session(), night, payer, payee, amount, actor)
-    except NightError as err:
-        flash(err.message, "error")
-    else:
-        flash(f"{payer} paid {payee} {money(amount, night.currency)}.", "success")
-    return redirect(url_for("web.settle", session_id=night.id))
-
-
-@bp.post("/s/<session_id>/payments/<int:payment_id>/void")
-def void_payment(session_id: str, payment_id: int) -> Any:
-    night, actor = authorised(session_id, "void_payment")
-    if payment_id > MAX_ID:
-        abort(404)
-    try:
-        ledger_night.void_payment(get_session(), night, payment_id, actor)
-    except NightError:
-        abort(404)
-    flash("Payment voided; it no longer counts.", "success")
-    return redirect(url_for("web.settle", session_id=night.id))
-
-
-@bp.post("/s/<session_id>/close")
-def close(session_id: str) -> Any:
-    """Close the night. Without ``confirmed=yes`` this shows the confirm page first."""
-    night, actor = authorised(session_id, "close")
-    if request.form.get("confirmed") != "yes":
-        return render_template(
-            "confirm.html",
-            night=night,
-            title="Close the night?",
-            row=None,
-            message="No more hands can be recorded or voided after closing. The balances and the "
-                    "settle-up plan stay available.",
-            action=url_for("web.close", session_id=night.id),
-            button="Close the night",
-            back=url_for("web.settle", session_id=night.id),
-        )
-    ledger_night.close_night(get_session(), night, actor)
-    flash("The night is closed. Settle up with the plan below.", "success")
-    return redirect(url_for("web.settle", session_id=night.id))
 
 
 @bp.get("/s/<session_id>/summary.pdf")
@@ -235,23 +224,12 @@ def summary_pdf(session_id: str) -> Response:
 
 
 # -- helpers ------------------------------------------------------------------------------------------
-def _seated(night: GameSession, name: str | None) -> str | None:
-    return name if name in night.players else None
+def _last_counted(hands: list[Hand]) -> Hand | None:
+    """The hand "undo" would void: the most recent one of ``hands`` that counts."""
+    return next((h for h in reversed(hands) if h.status == "counted"), None)
 
 
 def _preset_title(night: GameSession) -> str:
     name = ledger_night.rules_of(night).preset
     preset = PRESETS.get(name)
     return preset.title if preset else name
-
-
-def _hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
-    net = hand.result.get("net", {})
-    return {
-        "number": hand.number,
-        "dealer": hand.dealer,
-        "description": describe_hand(hand.entry.get("outcome", {}), hand.result),
-        "amounts": [(p, int(net.get(p, 0))) for p in night.players],
-        "voided": hand.status == "voided",
-        "redeal": hand.redeal,
-    }

@@ -1,0 +1,171 @@
+"""The night's log (``/s/<id>/log``): every change in words — who (role and which phone), when,
+what, and for hands and payments the values before → after — plus the exports (CSV tables
+and one JSON document, :mod:`ledger.export`) for the phone that holds the table's cookie.
+
+Amounts come from the stored audit details (``int`` minor units) and are only formatted here.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from flask import Response, abort, render_template
+from sqlmodel import Session
+
+from ledger import export
+from ledger import night as ledger_night
+from ledger.access import Actor
+from ledger.db import get_session
+from ledger.models import AuditEvent, GameSession, Hand
+from ledger.rules import PRESETS
+from ledger.rules.describe import describe_hand, join_names
+from ledger.web import live
+from ledger.web.access import authorised
+from ledger.web.blueprint import bp
+from ledger.web.formatting import money, signed_money
+
+NOT_COUNTED = "not counted"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One value that changed: ``label`` (a player, "Dealer"...), ``before`` → ``after``
+    (either may be empty: a new hand has no before)."""
+
+    label: str
+    before: str = ""
+    after: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EventView:
+    id: int
+    action: str
+    title: str
+    role: str
+    device: str
+    at: Any
+    hand_number: int | None
+    summary: str = ""
+    changes: list[Change] = field(default_factory=list)
+
+
+def describe_event(
+    event: AuditEvent, night: GameSession, hands: Mapping[tuple[int, int], Hand] | None = None
+) -> EventView:
+    """An audit event as the log shows it. ``hands`` maps ``(number, version)`` to stored hands
+    (for the one-line description of a recorded or corrected hand)."""
+    detail = event.detail or {}
+    before, after = detail.get("before") or {}, detail.get("after") or {}
+    number = event.hand_number
+    currency = night.currency
+    base = {"id": event.id or 0, "action": event.action, "role": event.actor_role, "device": event.device,
+            "at": event.created_at, "hand_number": number}
+
+    def hand_text(version: int) -> str:
+        hand = (hands or {}).get((number or 0, version))
+        return describe_hand(hand.entry.get("outcome", {}), hand.result) if hand else ""
+
+    def nets(values: Any) -> dict[str, int]:
+        return {p: int(v) for p, v in (values or {}).items() if isinstance(v, int)}
+
+    if event.action == "hand_recorded":
+        net = nets(after.get("net"))
+        return EventView(**base, title=f"Hand {number} recorded", summary=hand_text(1),
+                         changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in night.players]
+                         + [Change("Dealer", "", str(after.get("dealer", "")))])
+    if event.action == "hand_voided":
+        net = nets(before.get("net"))
+        return EventView(**base, title=f"Hand {number} voided",
+                         changes=[Change(p, signed_money(net.get(p, 0), currency), NOT_COUNTED)
+                                  for p in night.players])
+    if event.action == "hand_amended":
+        old, new = nets(before.get("net")), nets(after.get("net"))
+        v_old, v_new = before.get("version"), after.get("version")
+        changes = [Change(p, signed_money(old.get(p, 0), currency), signed_money(new.get(p, 0), currency))
+                   for p in night.players]
+        if before.get("dealer") != after.get("dealer"):
+            changes.append(Change("Dealer", str(before.get("dealer", "")), str(after.get("dealer", ""))))
+        texts = (hand_text(v_old), hand_text(v_new)) if isinstance(v_old, int) and isinstance(v_new, int) else ("", "")
+        if texts[0] != texts[1]:
+            changes.insert(0, Change("Hand", texts[0], texts[1]))
+        return EventView(**base, title=f"Hand {number} corrected (version {v_old} → {v_new})", changes=changes)
+    if event.action == "payment_recorded":
+        return EventView(**base, title=_payment_words(after, currency))
+    if event.action == "payment_voided":
+        return EventView(**base, title="Payment voided",
+                         changes=[Change(_payment_words(before, currency), "counted", NOT_COUNTED)])
+    if event.action == "session_created":
+        preset = PRESETS.get(str((after.get("ruleset") or {}).get("preset")))
+        stake = after.get("stake_minor")
+        return EventView(**base, title="Night started", changes=[
+            Change("Players", "", join_names([str(p) for p in after.get("players") or []])),
+            Change("Stake", "", money(stake, currency) if isinstance(stake, int) else ""),
+            Change("Rules", "", preset.title if preset else str((after.get("ruleset") or {}).get("preset", ""))),
+        ])
+    if event.action == "session_closed":
+        net = nets(after.get("net"))
+        return EventView(**base, title="Night closed",
+                         changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in night.players])
+    return EventView(**base, title=event.action.replace("_", " ").capitalize())
+
+
+def headlines(db: Session, night: GameSession, events: list[AuditEvent]) -> list[str]:
+    """News lines for the live update of the other phones: "Hand 4 recorded: Rosa knocked
+    with 4 and won"."""
+    numbers = {e.hand_number for e in events if e.hand_number is not None}
+    hands = {(h.number, h.version): h for h in ledger_night.hands_of(db, night, all_versions=True)
+             if h.number in numbers} if numbers else {}
+    out = []
+    for event in events:
+        view = describe_event(event, night, hands)
+        out.append(f"{view.title}: {view.summary}" if view.summary else view.title)
+    return out
+
+
+live.describe = headlines
+
+
+def _payment_words(payment: Mapping[str, Any], currency: str) -> str:
+    amount = payment.get("amount")
+    shown = money(amount, currency) if isinstance(amount, int) else "?"
+    return f"{payment.get('from', '?')} paid {payment.get('to', '?')} {shown}"
+
+
+@live.view("log", "_live_log.html")
+def log_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
+    hands = {(h.number, h.version): h for h in ledger_night.hands_of(db, night, all_versions=True)}
+    events = [describe_event(e, night, hands) for e in reversed(ledger_night.history(db, night))]
+    return {"events": events}
+
+
+@bp.get("/s/<session_id>/log")
+def log(session_id: str) -> Any:
+    night, actor = authorised(session_id)
+    return render_template("log.html", night=night, actor=actor, csv_tables=export.CSV_TABLES,
+                           **live.page_context("log", get_session(), night, actor))
+
+
+@bp.get("/s/<session_id>/export/<table>.csv")
+def export_csv(session_id: str, table: str) -> Response:
+    """One table of the night as CSV (hands, transfers, payments, history), formula-safe."""
+    night, _actor = authorised(session_id)
+    if table not in export.CSV_TABLES:
+        abort(404)
+    return _download(export.export_csv(get_session(), night, table), "text/csv", f"tonk-{night.id}-{table}.csv")
+
+
+@bp.get("/s/<session_id>/export.json")
+def export_json(session_id: str) -> Response:
+    """The whole night as one JSON document (amounts in int minor units)."""
+    night, _actor = authorised(session_id)
+    text = json.dumps(export.export_json(get_session(), night), ensure_ascii=False, indent=2)
+    return _download(text, "application/json", f"tonk-{night.id}.json")
+
+
+def _download(text: str, mimetype: str, filename: str) -> Response:
+    response = Response(text, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response

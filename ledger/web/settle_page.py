@@ -1,0 +1,127 @@
+"""Settle up (``/s/<id>/settle``): the night's balances, the fewest transfers that clear what is
+still owed, payments marked as they are handed over (whole or partial: the plan shrinks), the
+host's void of a payment, and closing the night.
+
+Amounts typed are parsed exactly (:func:`ledger.money.parse_amount`); the plan comes from
+:func:`ledger.night.settlement_plan`. A refused payment comes back with what was typed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from sqlmodel import Session
+
+from ledger import night as ledger_night
+from ledger.access import Actor
+from ledger.db import get_session
+from ledger.models import GameSession
+from ledger.money import parse_amount
+from ledger.night import NightError
+from ledger.web import live
+from ledger.web.access import MAX_ID, authorised
+from ledger.web.blueprint import bp
+from ledger.web.formatting import money
+
+
+@live.view("settle", "_live_settle.html")
+def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
+    payments = ledger_night.payments_of(db, night)
+    return {
+        "balances": list(ledger_night.balances(db, night).items()),
+        "outstanding": list(ledger_night.outstanding(db, night).items()),
+        "plan": ledger_night.settlement_plan(db, night),
+        "payments": payments,
+        "paid_any": any(p.status == "counted" for p in payments),
+        "hand_count": ledger_night.hand_count(db, night),
+    }
+
+
+@bp.get("/s/<session_id>/settle")
+def settle(session_id: str) -> Any:
+    night, actor = authorised(session_id)
+    return _render(night, actor)
+
+
+def _render(night: GameSession, actor: Actor, pay_form: dict[str, str] | None = None, status: int = 200) -> Any:
+    return render_template("settle.html", night=night, actor=actor, pay_form=pay_form,
+                           **live.page_context("settle", get_session(), night, actor)), status
+
+
+@bp.post("/s/<session_id>/payments")
+def pay(session_id: str) -> Any:
+    """Mark money as handed over: a line of the plan (``kind=plan``, at most what that line
+    still owes, so two phones cannot both mark it), or any other payment (``kind=other``)."""
+    night, actor = authorised(session_id, "pay")
+    db = get_session()
+    typed = {k: request.form.get(k, "")[:40] for k in ("from", "to", "amount", "kind")}
+    payer, payee = _seated(night, typed["from"]), _seated(night, typed["to"])
+    amount = 0
+    error = None
+    if payer is None or payee is None:
+        error = "That payment is not complete: choose who paid and who was paid."
+    elif payer == payee:
+        error = "A player cannot pay themselves."
+    else:
+        try:
+            amount = parse_amount(typed["amount"], night.currency)
+        except ValueError:
+            error = f"Type the amount paid, like {money(night.stake_minor, night.currency)}, without the symbol."
+        else:
+            if amount <= 0:
+                error = "The amount must be more than zero."
+    if error is None and typed["kind"] == "plan":
+        owed = next((t.amount_minor for t in ledger_night.settlement_plan(db, night).transfers
+                     if t.payer == payer and t.payee == payee), 0)
+        if owed == 0:
+            error = f"{payer} no longer owes {payee} anything: the plan has changed (another phone?)."
+        elif amount > owed:
+            error = (f"That is more than the {money(owed, night.currency)} {payer} still owes {payee}. "
+                     "Use “Another payment” for anything else.")
+    if error is not None or payer is None or payee is None:
+        return _render(night, actor, typed | {"error": error or ""}, 422)
+    try:
+        ledger_night.record_payment(db, night, payer, payee, amount, actor)
+    except NightError as err:
+        return _render(night, actor, typed | {"error": err.message}, err.status)
+    flash(f"{payer} paid {payee} {money(amount, night.currency)}.", "success")
+    return redirect(url_for("web.settle", session_id=night.id))
+
+
+@bp.post("/s/<session_id>/payments/<int:payment_id>/void")
+def void_payment(session_id: str, payment_id: int) -> Any:
+    night, actor = authorised(session_id, "void_payment")
+    if payment_id > MAX_ID:
+        abort(404)
+    try:
+        payment = ledger_night.void_payment(get_session(), night, payment_id, actor)
+    except NightError:
+        abort(404)
+    flash(f"Payment voided: {payment.payer} paid {payment.payee} "
+          f"{money(payment.amount_minor, night.currency)} no longer counts.", "success")
+    return redirect(url_for("web.settle", session_id=night.id))
+
+
+@bp.post("/s/<session_id>/close")
+def close(session_id: str) -> Any:
+    """Close the night. Without ``confirmed=yes`` this shows the confirm page first."""
+    night, actor = authorised(session_id, "close")
+    if request.form.get("confirmed") != "yes":
+        return render_template(
+            "confirm.html",
+            night=night,
+            title="Close the night?",
+            row=None,
+            message="No more hands can be recorded or voided after closing. The balances and the "
+                    "settle-up plan stay available.",
+            action=url_for("web.close", session_id=night.id),
+            button="Close the night",
+            back=url_for("web.settle", session_id=night.id),
+        )
+    ledger_night.close_night(get_session(), night, actor)
+    flash("The night is closed. Settle up with the plan below.", "success")
+    return redirect(url_for("web.settle", session_id=night.id))
+
+
+def _seated(night: GameSession, name: str | None) -> str | None:
+    return name if name in night.players else None
