@@ -23,7 +23,8 @@ from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
 from ledger.rules.describe import describe_hand
 from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_table
-from ledger.settlement import SettlementPlan, settle
+from ledger.settlement import SettlementPlan, settle_after_payments
+from ledger.transfers import Transfer
 
 MAX_NAME = 80
 
@@ -494,8 +495,10 @@ def payment_json(payment: Payment) -> dict[str, Any]:
 
 
 def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
-    """The fewest transfers that clear what is still owed (balances less payments made)."""
-    return settle(outstanding(db, night))
+    """The fewest transfers that clear what is still owed (balances less payments made),
+    keeping the earlier suggestions while payments follow them."""
+    payments = [Transfer(p.payer, p.payee, p.amount_minor) for p in payments_of(db, night) if p.status == "counted"]
+    return settle_after_payments(balances(db, night), payments)
 
 
 def history(db: Session, night: GameSession) -> list[AuditEvent]:
@@ -526,7 +529,7 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
             voided=hand.status == "voided",
         ))
     net = balances(db, night)
-    plan = settle(outstanding(db, night))
+    plan = settlement_plan(db, night)
     rules = rules_of(night)
     return SessionReport(
         name=night.name,

@@ -106,6 +106,41 @@ def settle(balances: Mapping[str, int], *, exact_limit: int = EXACT_LIMIT) -> Se
     return SettlementPlan(transfers=tuple(transfers), minimal=minimal)
 
 
+def settle_after_payments(
+    balances: Mapping[str, int], payments: Sequence[Transfer], *, exact_limit: int = EXACT_LIMIT
+) -> SettlementPlan:
+    """The plan for what is still owed after ``payments``, kept stable while people pay.
+
+    ``balances`` are the night's balances before any payment (minor units, as for
+    :func:`settle`); ``payments`` are the money already handed over. When every payment followed
+    a line of the plan for ``balances`` (same payer and payee, not more than the line), the
+    answer is that plan with those lines reduced, so paying one suggestion never reshuffles the
+    others. Otherwise, or when the reduced plan would need more transfers than a fresh plan for
+    the outstanding balances, the fresh plan is returned. ``minimal`` is true only when the
+    returned plan has as few transfers as the fresh (proven) plan.
+
+    Raises like :func:`settle`; also ``ValueError`` for a payment naming an unknown player.
+    """
+    outstanding = dict(balances)
+    for payment in payments:
+        for name in (payment.payer, payment.payee):
+            if name not in outstanding:
+                raise ValueError(f"payment names {name!r}, who has no balance")
+        outstanding[payment.payer] += payment.amount_minor
+        outstanding[payment.payee] -= payment.amount_minor
+    fresh = settle(outstanding, exact_limit=exact_limit)
+    remaining = {(t.payer, t.payee): t.amount_minor for t in settle(balances, exact_limit=exact_limit).transfers}
+    for payment in payments:
+        line = (payment.payer, payment.payee)
+        if remaining.get(line, 0) < payment.amount_minor:
+            return fresh
+        remaining[line] -= payment.amount_minor
+    kept = tuple(Transfer(payer, payee, amount) for (payer, payee), amount in remaining.items() if amount > 0)
+    if len(kept) > fresh.transfer_count:
+        return fresh
+    return SettlementPlan(transfers=kept, minimal=fresh.minimal)
+
+
 def _max_zero_sum_groups(amounts: Sequence[int]) -> list[list[int]]:
     """Split the indices of ``amounts`` (non-zero, summing to zero) into the largest possible
     number of disjoint zero-sum groups; each group is a list of indices in ascending order.

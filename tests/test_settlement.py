@@ -301,3 +301,46 @@ def test_beyond_limit_is_heuristic_and_still_clears(balances, limit):
         assert plan.transfer_count >= settle(balances).transfer_count
     assert_clears(balances, plan)
     assert plan.transfer_count <= max(n - 1, 0)
+
+
+# -- stable plans while people pay -----------------------------------------------------------------
+from ledger.settlement import settle_after_payments  # noqa: E402
+from ledger.transfers import Transfer  # noqa: E402
+
+NIGHT = {"Dee": 300, "Marcus": -100, "Rosa": -150, "Tomás": -50}
+
+
+def test_paying_one_line_keeps_the_others() -> None:
+    before = settle(NIGHT)
+    assert [t.to_json() for t in before.transfers] == [
+        {"from": "Marcus", "to": "Dee", "amount": 100}, {"from": "Rosa", "to": "Dee", "amount": 150},
+        {"from": "Tomás", "to": "Dee", "amount": 50},
+    ]
+    partial = settle_after_payments(NIGHT, [Transfer("Rosa", "Dee", 60)])
+    assert [t.to_json() for t in partial.transfers] == [
+        {"from": "Marcus", "to": "Dee", "amount": 100}, {"from": "Rosa", "to": "Dee", "amount": 90},
+        {"from": "Tomás", "to": "Dee", "amount": 50},
+    ]
+    assert partial.minimal is True
+    paid = settle_after_payments(NIGHT, [Transfer("Rosa", "Dee", 60), Transfer("Rosa", "Dee", 90),
+                                         Transfer("Marcus", "Dee", 100)])
+    assert [t.to_json() for t in paid.transfers] == [{"from": "Tomás", "to": "Dee", "amount": 50}]
+
+
+def test_a_payment_off_the_plan_gets_a_fresh_minimal_plan() -> None:
+    plan = settle_after_payments(NIGHT, [Transfer("Marcus", "Rosa", 100)])  # Marcus paid Rosa's debt
+    assert [t.to_json() for t in plan.transfers] == [
+        {"from": "Rosa", "to": "Dee", "amount": 250}, {"from": "Tomás", "to": "Dee", "amount": 50},
+    ]
+    assert plan.minimal is True
+
+
+def test_stable_plan_never_needs_more_transfers_than_a_fresh_one() -> None:
+    # textbook-greedy-fails: the minimal plan is 4; paying a line keeps it at most as long as fresh
+    balances = {"D1": -10, "D2": -3, "D3": -3, "C1": 6, "C2": 5, "C3": 5}
+    first = settle(balances).transfers[0]
+    plan = settle_after_payments(balances, [first])
+    fresh = settle({k: v + (first.amount_minor if k == first.payer else -first.amount_minor if k == first.payee else 0)
+                    for k, v in balances.items()})
+    assert plan.transfer_count <= fresh.transfer_count == 3
+    assert first not in plan.transfers
