@@ -469,3 +469,13 @@ def test_rules_page_lists_changes_and_nets(client: Any) -> None:
     assert "A pays B $0.50" in caught and "C pays" not in caught
     assert "A -$0.50 B +$0.50 C $0.00" in caught
     assert format_minor(25, "USD") in text
+
+
+def test_table_screen_shows_the_house_changes(client: Any) -> None:
+    created = client.post("/api/v1/sessions", json={
+        "name": "Wiki night", "currency": "USD", "stake": 100, "players": ["A", "B", "C"],
+        "ruleset": {"preset": "wikipedia", "toggles": {"spade_side_pot": True}}}).get_json()
+    client.get(f"/join/{created['id']}/{created['token']}")
+    page = client.get(f"/s/{created['id']}").get_data(as_text=True)
+    assert "Wikipedia rules" in page
+    assert "House rules: Spade side pot: on" in page

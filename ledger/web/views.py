@@ -30,6 +30,7 @@ from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, rem
 from ledger.web.blueprint import bp
 from ledger.web.resubmit import JOIN_SCOPE
 from ledger.web.share import share_context
+from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEATS, StartForm, currency_choices, preset_choices
 
 RECENT_HANDS = 5
@@ -99,6 +100,7 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     last = _last_counted(hands)
     return {
         "preset": _preset_title(night),
+        "house_changes": [f"{label}: {value}" for _, label, value in changes_from_preset(ledger_night.rules_of(night))],
         "balances": list(ledger_night.balances(db, night).items()),
         "next_dealer": ledger_night.next_dealer(db, night),
         "hand_count": ledger_night.hand_count(db, night),
