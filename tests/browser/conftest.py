@@ -79,25 +79,28 @@ def chromium() -> Iterator[Any]:
         playwright.stop()
 
 
+def _phone_page(chromium: Any, **options: Any) -> Iterator[Any]:
+    context = chromium.new_context(**PHONE, **options)
+    context.set_default_timeout(10_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def phone(chromium: Any) -> Iterator[Any]:
     """A fresh phone-sized page (390×844, touch) with its own cookies."""
-    context = chromium.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
+    yield from _phone_page(chromium)
+
+
+@pytest.fixture
+def second_phone(chromium: Any) -> Iterator[Any]:
+    """Another phone-sized page with cookies of its own (another person's phone)."""
+    yield from _phone_page(chromium)
 
 
 @pytest.fixture
 def phone_without_js(chromium: Any) -> Iterator[Any]:
     """The same phone with JavaScript switched off: every page must still work."""
-    context = chromium.new_context(**PHONE, java_script_enabled=False)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
+    yield from _phone_page(chromium, java_script_enabled=False)

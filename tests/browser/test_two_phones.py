@@ -5,29 +5,16 @@ shows struck through on both phones. Screenshots go to /tmp/tr-*.png."""
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from browser.conftest import PHONE
 from browser.test_phone_ui import enter_hand, pick_player, start_night, table_balances, tap_and_wait
 from ledger.money import format_minor
 
 pytestmark = pytest.mark.browser
 
 LIVE_WITHIN_MS = 5_000
-
-
-@pytest.fixture
-def second_phone(chromium: Any) -> Iterator[Any]:
-    """Another phone-sized page with cookies of its own (another person's phone)."""
-    context = chromium.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def api(page: Any, base: str, path: str, token: str) -> Any:
