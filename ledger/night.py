@@ -542,6 +542,8 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         net_minor=net,
         settlement=plan.transfers,
         settlement_minimal=plan.minimal,
+        payments=tuple(Transfer(p.payer, p.payee, p.amount_minor)
+                       for p in payments_of(db, night) if p.status == "counted"),
         rules_lines=tuple(line.text for line in rule_lines(rules)),
     )
 

@@ -34,8 +34,9 @@ class SessionReport:
     """Everything a session summary shows.
 
     ``players`` is the seat order; ``net_minor`` is each player's balance over counted hands;
-    ``settlement`` is the minimal plan that clears ``net_minor``; ``settlement_minimal`` says
-    whether that plan is proven minimal (exact search) or heuristic.
+    ``payments`` is the money already handed over at settle-up (counted payments);
+    ``settlement`` is the plan that clears what is still owed (``net_minor`` less the payments);
+    ``settlement_minimal`` says whether that plan is proven minimal or heuristic.
     """
 
     name: str
@@ -49,3 +50,4 @@ class SessionReport:
     settlement: tuple[Transfer, ...]
     settlement_minimal: bool = True
     rules_lines: tuple[str, ...] = field(default_factory=tuple)
+    payments: tuple[Transfer, ...] = field(default_factory=tuple)

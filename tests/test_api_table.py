@@ -190,3 +190,17 @@ def test_pages_never_leak_join_secrets_as_referer(client: Any, table: dict[str, 
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert response.headers["X-Frame-Options"] == "DENY"
     assert client.get("/api/v1/sessions/x").headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_summary_pdf_after_payments_lists_them_and_what_is_left(client: Any, table: dict[str, Any]) -> None:
+    from pypdf import PdfReader
+
+    client.post(url(table, "/hands"), json=TONK, headers=table["host"])  # Dee +$1.50, others -$0.50
+    client.post(url(table, "/payments"), json={"from": "Rosa", "to": "Dee", "amount": 50}, headers=table["host"])
+    client.post(url(table, "/payments"), json={"from": "Marcus", "to": "Dee", "amount": 20}, headers=table["host"])
+    response = client.get(url(table, "/summary.pdf"), headers=table["viewer"])
+    assert response.status_code == 200
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.data)).pages)
+    assert "Rosa paid Dee $0.50" in text and "Marcus paid Dee $0.20" in text
+    assert "Marcus pays Dee $0.30" in text and "Tomás pays Dee $0.50" in text
+    assert "Rosa pays" not in text

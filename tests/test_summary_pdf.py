@@ -245,7 +245,7 @@ def test_long_sessions_repeat_the_header_on_each_page() -> None:
     [
         ({"stake_minor": 0.25}, "stake_minor"),
         ({"players": ("Marcus", "Marcus", "Dee", "Zoë")}, "unique"),
-        ({"settlement": ()}, "does not clear"),
+        ({"settlement": ()}, "do not clear"),
     ],
 )
 def test_incoherent_reports_are_rejected(change: dict[str, object], message: str) -> None:

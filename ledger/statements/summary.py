@@ -336,6 +336,12 @@ def _check(report: SessionReport) -> list[HandLine]:
             )
 
     left = dict(report.net_minor)
+    for payment in report.payments:
+        if payment.payer not in seated or payment.payee not in seated:
+            raise ValueError(f"payment names an unseated player: {payment!r}")
+        _require_int(payment.amount_minor, "payment amount")
+        left[payment.payer] += payment.amount_minor
+        left[payment.payee] -= payment.amount_minor
     for transfer in report.settlement:
         if transfer.payer not in seated or transfer.payee not in seated:
             raise ValueError(f"settlement names an unseated player: {transfer!r}")
@@ -343,7 +349,7 @@ def _check(report: SessionReport) -> list[HandLine]:
         left[transfer.payer] += transfer.amount_minor
         left[transfer.payee] -= transfer.amount_minor
     if any(left.values()):
-        raise ValueError("settlement does not clear net_minor")
+        raise ValueError("payments and settlement do not clear net_minor")
     return counted
 
 
@@ -483,6 +489,15 @@ def _results(
     net_part: list[Flowable] = [Paragraph("Final net", st.h2), table]
 
     plan: list[Flowable] = [Paragraph("Settle up", st.h2)]
+    if report.payments:
+        paid = ParagraphStyle("paid", st.body, leftIndent=12, spaceAfter=2.5)
+        plan.append(Paragraph("Already paid", st.small))
+        for t in report.payments:
+            plan.append(Paragraph(
+                f"<b>{_esc(t.payer)}</b> paid <b>{_esc(t.payee)}</b> {_esc(money(t.amount_minor))}",
+                paid, bulletText="\u2713",
+            ))
+        plan.append(Paragraph("Still to pay", st.small))
     n = len(report.settlement)
     if n == 0:
         plan.append(Paragraph("Nothing to settle \u2014 everyone is square.", st.body))
