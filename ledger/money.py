@@ -15,12 +15,21 @@ _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 """ASCII digits with an optional '.' decimal separator: "5", "0.25", "5.", ".25"."""
 
 
+NOT_MONEY = frozenset({
+    "XXX", "XTS",  # "no currency" and the testing code
+    "XAU", "XAG", "XPT", "XPD",  # gold, silver, platinum, palladium
+    "XDR", "XSU", "XUA", "XBA", "XBB", "XBC", "XBD",  # accounting units
+})
+"""ISO 4217 codes that are not money anyone plays cards for."""
+
+
 def minor_digits(currency: str) -> int:
     """Number of decimal digits of ``currency``'s minor unit (USD 2, JPY 0, BHD 3).
 
-    ``currency`` is an upper-case ISO 4217 code. Raises ``ValueError`` if Babel does not know it.
+    ``currency`` is an upper-case ISO 4217 code. Raises ``ValueError`` if Babel does not know it
+    or it is one of :data:`NOT_MONEY`.
     """
-    if not is_currency(currency):
+    if not is_currency(currency) or currency in NOT_MONEY:
         raise ValueError(f"unknown currency code {currency!r}")
     return get_currency_precision(currency)
 
@@ -28,7 +37,9 @@ def minor_digits(currency: str) -> int:
 def parse_amount(text: str, currency: str) -> int:
     """Parse a non-negative amount typed by a person into ``int`` minor units of ``currency``.
 
-    Accepts ASCII digits with an optional '.' decimal separator and surrounding spaces:
+    Accepts ASCII digits with an optional decimal separator and surrounding spaces. The
+    separator is '.', or a single ',' when there is no '.' (``"1,50"`` as typed in most of
+    Europe is 150 cents; ``"1,000"`` in USD is refused for its decimals, never read as 1000):
     ``parse_amount("0.25", "USD") == 25``, ``parse_amount("5", "USD") == 500``,
     ``parse_amount("5", "JPY") == 5``. Trailing zeros beyond the currency's digits are fine
     (``"0.250"`` in EUR is 25); a value that needs more digits is refused.
@@ -43,6 +54,11 @@ def parse_amount(text: str, currency: str) -> int:
         raise ValueError("amount is empty")
     if cleaned.startswith("-"):
         raise ValueError(f"amount must not be negative, got {text!r}")
+    if "." not in cleaned and cleaned.count(",") == 1:
+        whole, _, decimals = cleaned.partition(",")
+        if len(decimals) > digits:  # "1,000" could mean a thousand: never guess
+            raise ValueError(f"{text.strip()!r} has more decimals than {currency} allows ({digits})")
+        cleaned = f"{whole}.{decimals}"
     if not _AMOUNT.fullmatch(cleaned):
         raise ValueError(
             f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'"

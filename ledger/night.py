@@ -7,6 +7,7 @@ no rule is computed here. All amounts are ``int`` minor units.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -22,11 +23,12 @@ from ledger.report import HandLine, SessionReport
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
 from ledger.rules.describe import describe_hand
 from ledger.rules.explain import rule_lines
-from ledger.rules.validation import check_table
+from ledger.rules.validation import check_stake, check_table
 from ledger.settlement import SettlementPlan, settle_after_payments
 from ledger.transfers import Transfer
 
 MAX_NAME = 80
+MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
 
 
 class NightError(Exception):
@@ -92,23 +94,29 @@ def create_night(
     Raises :class:`HandError` (``too_few_players``, ``too_many_players``, ``duplicate_player``,
     ``invalid_stake``, ``unknown_player`` for a first dealer who is not seated).
     """
-    seated = tuple(p.strip() for p in players)
-    for index, player in enumerate(seated):
-        if not player or len(player) > MAX_NAME:
-            raise HandError(
-                "invalid_entry", f"Player names must be 1 to {MAX_NAME} characters.", f"players[{index}]"
-            )
+    name = _clean_name(name, "name", 120)
+    seated = tuple(_clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
     check_table(rules, seated)
-    if type(stake_minor) is not int or stake_minor <= 0:
-        raise HandError("invalid_stake", "The stake must be a positive amount.", "stake")
-    dealer = seated[0] if first_dealer is None else first_dealer.strip()
+    folded: dict[str, int] = {}
+    for index, player in enumerate(seated):
+        key = player.casefold()
+        if key in folded:
+            raise HandError(
+                "duplicate_player",
+                f"{player} and {seated[folded[key]]} differ only in capitals; give the seats names that "
+                "are easy to tell apart.",
+                f"players[{index}]",
+            )
+        folded[key] = index
+    check_stake(stake_minor)
+    dealer = seated[0] if first_dealer is None else unicodedata.normalize("NFC", first_dealer).strip()
     if dealer not in seated:
         raise HandError("unknown_player", f"The first dealer {dealer} is not seated.", "first_dealer")
     for _attempt in range(5):
         token = access.new_host_token()
         night = GameSession(
             id=secrets.token_urlsafe(9),
-            name=name.strip(),
+            name=name,
             currency=currency,
             stake_minor=stake_minor,
             ruleset=rules.snapshot(),
@@ -129,6 +137,17 @@ def create_night(
             continue
         return night, token
     raise RuntimeError("could not draw unique table secrets")
+
+
+def _clean_name(text: str, field: str, longest: int) -> str:
+    """A display name: NFC-normalised (so accents typed two ways are one name), trimmed, 1 to
+    ``longest`` characters, no control characters. Raises :class:`HandError` ``invalid_entry``."""
+    cleaned = unicodedata.normalize("NFC", text).strip()
+    if not cleaned or len(cleaned) > longest:
+        raise HandError("invalid_entry", f"Names must be 1 to {longest} characters.", field)
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in cleaned):
+        raise HandError("invalid_entry", "Names cannot hold control or invisible characters.", field)
+    return cleaned
 
 
 def find_night(db: Session, session_id: str) -> GameSession | None:
@@ -187,7 +206,7 @@ def record_hand(
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
         if existing is not None:
-            return existing, False
+            return _same_submission(existing, submission), False
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
     result = preview_hand(night, submission)
@@ -208,7 +227,7 @@ def record_hand(
         if submission.idempotency_key:
             existing = _by_idempotency_key(db, night, submission.idempotency_key)
             if existing is not None:
-                return existing, False
+                return _same_submission(existing, submission), False
         raise
     return hand, True
 
@@ -308,6 +327,17 @@ def _take_hand_number(db: Session, night: GameSession) -> int:
         db.rollback()
         raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
     return int(number)
+
+
+def _same_submission(existing: Hand, submission: Submission) -> Hand:
+    """The hand a repeated idempotency key already recorded, if the repeat carries the same
+    entry; a different entry under a used key is :class:`NightError` 409
+    ``idempotency_key_reused`` (nothing is recorded, nothing is silently dropped)."""
+    if existing.entry != submission.entry():
+        raise NightError(409, "idempotency_key_reused",
+                         "That submission key was already used for a different hand; send the new hand with a new key.",
+                         "Idempotency-Key", {"existing": hand_json(existing)})
+    return existing
 
 
 def _by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | None:
@@ -461,8 +491,8 @@ def record_payment(
             raise NightError(422, "invalid_payment", f"{name} is not seated at this table.", field)
     if payer == payee:
         raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
-    if type(amount_minor) is not int or amount_minor <= 0:
-        raise NightError(422, "invalid_payment", "A payment must be a positive amount.", "amount")
+    if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
+        raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
     payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
     db.add(payment)
     db.flush()

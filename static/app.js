@@ -120,7 +120,7 @@
           out.textContent = "";
           if (checked.length) {
             var strong = document.createElement("strong");
-            strong.textContent = points + " pts";
+            strong.textContent = points + (points === 1 ? " pt" : " pts");
             out.appendChild(document.createTextNode(names.join(" ") + " · "));
             out.appendChild(strong);
           }

@@ -188,7 +188,7 @@
         out.textContent = "";
         if (names.length) {
           out.appendChild(document.createTextNode(names.join(" ") + " · "));
-          out.appendChild(el("strong", "", points + " pts"));
+          out.appendChild(el("strong", "", points + (points === 1 ? " pt" : " pts")));
         }
       }
       entry.addEventListener("change", recount);

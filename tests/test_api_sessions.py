@@ -328,3 +328,62 @@ def test_huge_hand_numbers_are_a_404_not_a_crash(client: Any, open_night: dict[s
     for path in ("/hands/99999999999999999999", "/hands/99999999999999999999/versions"):
         response = client.get(f"/api/v1/sessions/{open_night['id']}{path}", headers=open_night["headers"])
         assert response.status_code == 404 and response.get_json()["error"] == "not_found"
+
+
+@pytest.mark.parametrize("stake", [10**30, 2**63, 2**62, 10**9 + 1])
+def test_absurd_stakes_are_refused(client: Any, night_data: dict[str, Any], stake: int) -> None:
+    response = client.post("/api/v1/sessions", json=session_body(night_data) | {"stake": stake})
+    assert response.status_code == 422
+    assert (response.get_json()["error"], response.get_json()["field"]) == ("invalid_stake", "stake")
+    scored = client.post("/api/v1/score", json={"players": ["A", "B"], "stake": stake,
+                                                "outcome": {"kind": "discard_out", "winner": "A"}})
+    assert scored.status_code == 422 and scored.get_json()["error"] == "invalid_stake"
+
+
+def test_absurd_numbers_elsewhere_are_refused(client: Any, open_night: dict[str, Any]) -> None:
+    base = f"/api/v1/sessions/{open_night['id']}"
+    hand = client.post(base + "/hands", headers=open_night["headers"],
+                       json={"outcome": {"kind": "discard_out", "winner": "Dee"}, "number": 10**30})
+    assert hand.status_code == 422 and hand.get_json()["field"] == "number"
+    paid = client.post(base + "/payments", headers=open_night["headers"], json={"from": "Dee", "to": "Rosa", "amount": 10**30})
+    assert paid.status_code == 422 and paid.get_json()["field"] == "amount"
+    settle = client.post("/api/v1/settle", json={"balances": {"A": 10**30, "B": -(10**30)}})
+    assert settle.status_code == 422 and settle.get_json()["field"].startswith("balances")
+    side = client.post("/api/v1/score", json={
+        "ruleset": {"preset": "classic", "toggles": {"spade_side_pot": True}}, "players": ["A", "B"], "stake": 5,
+        "outcome": {"kind": "discard_out", "winner": "A"},
+        "side_bets": {"spade": {"side_stake": 10**20, "highest_spade": {"A": "QS", "B": None}}}})
+    assert side.status_code == 422 and side.get_json()["error"] == "invalid_side_bet"
+    assert state(client, open_night)["hand_count"] == 0
+
+
+def test_deeply_nested_json_is_malformed_not_a_crash(client: Any) -> None:
+    response = client.post("/api/v1/score", data="[" * 100_000 + "]" * 100_000, content_type="application/json")
+    assert response.status_code == 400 and response.get_json()["error"] == "malformed_json"
+
+
+def test_a_reused_idempotency_key_with_another_hand_is_a_conflict(client: Any, open_night: dict[str, Any]) -> None:
+    first = post_hand(client, open_night, {"outcome": {"kind": "discard_out", "winner": "Dee"}}, **{"Idempotency-Key": "k1"})
+    assert first.status_code == 201
+    other = post_hand(client, open_night, {"outcome": {"kind": "tonk_out", "winner": "Rosa"}}, **{"Idempotency-Key": "k1"})
+    assert other.status_code == 409
+    body = other.get_json()
+    assert body["error"] == "idempotency_key_reused" and body["existing"]["outcome"]["winner"] == "Dee"
+    assert state(client, open_night)["hand_count"] == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "code", "field"),
+    [
+        (["Ann", "ann"], "duplicate_player", "players[1]"),
+        (["Am\u00e9lie", "Ame\u0301lie"], "duplicate_player", "players[1]"),  # é typed two ways
+        (["A\u0000B", "C"], "invalid_entry", "players[0]"),
+        (["Ann", "Bo\u200bb"], "invalid_entry", "players[1]"),
+    ],
+)
+def test_names_that_look_alike_or_hide_characters_are_refused(
+    client: Any, night_data: dict[str, Any], players: list[str], code: str, field: str
+) -> None:
+    response = client.post("/api/v1/sessions", json=session_body(night_data) | {"players": players, "first_dealer": None})
+    assert response.status_code == 422
+    assert (response.get_json()["error"], response.get_json()["field"]) == (code, field)

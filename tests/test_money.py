@@ -58,8 +58,10 @@ def test_parse_amount(text, currency, minor):
         (" -0.25", "USD", "must not be negative"),
         ("", "USD", "empty"),
         ("   ", "USD", "empty"),
-        ("1,50", "EUR", "not an amount: '1,50'"),
-        ("1,000", "USD", "not an amount"),
+        ("1,000", "USD", r"'1,000' has more decimals than USD allows \(2\)"),  # never read as 1000
+        ("1,000", "JPY", "more decimals than JPY allows"),
+        ("1,000.50", "USD", "not an amount"),
+        ("1,2,3", "EUR", "not an amount"),
         ("$5", "USD", "not an amount"),
         ("+5", "USD", "not an amount"),
         ("1e3", "USD", "not an amount"),
@@ -69,6 +71,8 @@ def test_parse_amount(text, currency, minor):
         (".", "USD", "not an amount"),
         ("\u0665", "USD", "not an amount"),  # ARABIC-INDIC DIGIT FIVE: ASCII digits only
         ("5", "XYZ", "unknown currency code"),
+        ("5", "XXX", "unknown currency code"),
+        ("5", "XAU", "unknown currency code"),
     ],
 )
 def test_parse_amount_rejects(text, currency, message):
@@ -132,3 +136,8 @@ def test_formatters_reject_unknown_currency(formatter):
 @given(st.integers(min_value=0, max_value=10**40), st.sampled_from(["USD", "JPY", "BHD", "EUR"]))
 def test_plain_text_round_trips_through_parse(minor, currency):
     assert parse_amount(format_plain(minor, currency), currency) == minor
+
+
+@pytest.mark.parametrize(("text", "currency", "minor"), [("1,50", "EUR", 150), (" 0,25 ", "EUR", 25), ("7,5", "BRL", 750)])
+def test_parse_amount_accepts_a_decimal_comma(text, currency, minor):
+    assert parse_amount(text, currency) == minor

@@ -57,7 +57,7 @@ def json_body() -> dict[str, Any]:
         raise ApiError(400, "malformed_json", "The request body is empty; send a JSON object.")
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise ApiError(422, "invalid_entry", "The request body must be a JSON object.")

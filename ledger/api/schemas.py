@@ -39,7 +39,7 @@ class HandCreateSchema(Schema):
     hands = fields.Dict(load_default=dict)
     side_bets = fields.Dict(load_default=None, allow_none=True)
     dealer = fields.String(load_default=None, allow_none=True)
-    number = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1))
+    number = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1))
 
 
 class PaymentSchema(Schema):
@@ -59,4 +59,8 @@ class SettleSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    balances = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True)
+    balances = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(strict=True, validate=validate.Range(min=-(10**15), max=10**15)),
+        required=True,
+    )

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ledger.rules.cards import Card
 from ledger.rules.errors import HandError
 from ledger.rules.spreads import is_run
-from ledger.rules.validation import CheckedHand, card_points, describe_cards
+from ledger.rules.validation import CheckedHand, card_points, check_stake, describe_cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,13 +346,7 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
     if bet is None:
         return []
     rules = hand.rules
-    stake = bet.side_stake
-    if type(stake) is not int or stake <= 0:
-        raise HandError(
-            "invalid_side_bet",
-            f"The spade side stake must be a positive whole number of minor units; got {stake!r}.",
-            "side_bets.spade.side_stake",
-        )
+    stake = check_stake(bet.side_stake, "side_bets.spade.side_stake", "invalid_side_bet", "The spade side stake")
     seen: dict[Card, str] = {}
     for name, card in hand.spade_declarations.items():
         field = f"side_bets.spade.highest_spade.{name}"

@@ -72,7 +72,7 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
     """
     players = record.players
     check_table(rules, players)
-    stake = _check_stake(record.stake)
+    stake = check_stake(record.stake)
     _check_names(record)
     _check_features(rules, record)
     parsed = _parse_cards(rules, record)
@@ -117,12 +117,21 @@ def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
         seen.add(name)
 
 
-def _check_stake(stake: Any) -> int:
-    if type(stake) is not int or stake <= 0:
+# A stake above ten million units (in a 2-decimal currency) is a typing slip, and keeping every
+# balance far below 2**53 lets any JSON client hold amounts exactly.
+MAX_STAKE_MINOR = 10**9
+
+
+def check_stake(stake: Any, field: str = "stake", code: str = "invalid_stake", what: str = "The stake") -> int:
+    """A stake in minor units: a whole number from 1 to :data:`MAX_STAKE_MINOR` (§0), else
+    :class:`HandError` ``code`` naming ``field``."""
+    if type(stake) is not int or not 0 < stake <= MAX_STAKE_MINOR:
+        shown = stake if type(stake) is not int or stake <= 0 else "too large"
         raise HandError(
-            "invalid_stake",
-            f"The stake must be a positive whole number of minor units (cents); got {stake!r}.",
-            "stake",
+            code,
+            f"{what} must be a positive whole number of minor units (cents) up to "
+            f"{MAX_STAKE_MINOR:,}; got {shown!r}.",
+            field,
         )
     return stake
 
@@ -179,6 +188,10 @@ class _Parsed:
 
 
 def _parse_one(rules: RuleSet, text: Any, field: str, owner: str) -> Card:
+    if not isinstance(text, str):
+        raise HandError(
+            "invalid_card", f"{owner} lists {text!r}; a card is written as text, like \"10H\" or \"QD\".", field
+        )
     try:
         card = Card.parse(text)
     except InvalidCard:

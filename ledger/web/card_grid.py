@@ -81,7 +81,7 @@ def joker_declarations(rules: RuleSet) -> tuple[tuple[str, str, int], ...]:
     """``(value, words, points)`` of a declared joker's menu: not held, held undeclared, or
     held as any of the 52 cards (``JK=QH``, "as Q♥"); points as the engine counts them."""
     undeclared = card_points(Card.joker(), rules)
-    options = [("", "not held", 0), ("JK", f"held, not declared ({undeclared} pts)", undeclared)]
+    options = [("", "not held", 0), ("JK", f"held, not declared ({undeclared} pt{'' if undeclared == 1 else 's'})", undeclared)]
     for suit in SUITS:
         for rank in range(1, 14):
             joker = Card.joker(Card(rank, suit))

@@ -17,6 +17,7 @@ from ledger.access import Actor
 from ledger.db import get_session
 from ledger.models import GameSession
 from ledger.money import parse_amount
+from ledger.web.start_form import amount_message
 from ledger.night import NightError
 from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
@@ -65,8 +66,8 @@ def pay(session_id: str) -> Any:
     else:
         try:
             amount = parse_amount(typed["amount"], night.currency)
-        except ValueError:
-            error = f"Type the amount paid, like {money(night.stake_minor, night.currency)}, without the symbol."
+        except ValueError as exc:
+            error = amount_message(str(exc)) if typed["amount"].strip() else "Type the amount paid, e.g. 0.25."
         else:
             if amount <= 0:
                 error = "The amount must be more than zero."

@@ -19,7 +19,8 @@ from babel.numbers import get_currency_name
 
 from ledger import night as ledger_night
 from ledger.models import GameSession
-from ledger.money import parse_amount
+from ledger.rules.validation import MAX_STAKE_MINOR
+from ledger.money import format_minor, parse_amount
 from ledger.rules import PRESETS, HandError
 from ledger.db import get_session
 from ledger.web.house_rules import RulesChoice, key_for
@@ -90,7 +91,9 @@ class StartForm:
             self.errors["name"] = f"Keep the name under {MAX_SESSION_NAME} characters."
         seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdigit() else -1
-        if dealer_seat not in seats:
+        if len(seats) < 2:
+            self.errors["players"] = "Type at least two player names, in seat order."
+        elif dealer_seat not in seats:
             self.errors["first_dealer"] = "The first dealer must be one of the players typed above."
         if self.currency not in CURRENCIES:
             self.errors["currency"] = "Choose a currency from the list."
@@ -103,7 +106,7 @@ class StartForm:
             try:
                 stake_minor = parse_amount(self.stake, self.currency)
             except ValueError as exc:
-                self.errors["stake"] = _stake_message(str(exc))
+                self.errors["stake"] = amount_message(str(exc))
         if self.errors:
             return None
         assert stake_minor is not None and self.rules.ruleset is not None
@@ -118,7 +121,11 @@ class StartForm:
                 first_dealer=self.players[dealer_seat].strip(),
             )
         except HandError as err:
-            self.errors[self._input_for(err.field, seats)] = err.message
+            message = err.message
+            if err.code == "invalid_stake":
+                largest = format_minor(MAX_STAKE_MINOR, self.currency)
+                message = f"The stake must be more than zero and at most {largest}."
+            self.errors[self._input_for(err.field, seats)] = message
             return None
 
     @staticmethod
@@ -137,7 +144,8 @@ class StartForm:
         return "players" if path == "players" else "form"
 
 
-def _stake_message(detail: str) -> str:
+def amount_message(detail: str) -> str:
+    """A money parsing error as a sentence for the phone."""
     if detail == "amount is empty":
         return "Type the stake, e.g. 0.25."
     return detail[:1].upper() + detail[1:] + "."
