@@ -587,3 +587,26 @@ def test_rules_page_prices_examples_with_the_engine(client: Any, night_data: dic
     # Texas, stake $0.25: Dee knocks with 17 and Marcus holds 5, so only Dee pays, 2 × $0.25
     caught = text[text.index("Knock, caught"):text.index("Catch tie")]
     assert "Dee pays Marcus $0.50" in caught and "Rosa pays" not in caught
+
+
+def test_a_saved_form_changed_after_back_becomes_a_new_hand(client: Any, night_id: str, night_data: dict[str, Any]) -> None:
+    """Back after saving brings the old form (and its key); changing and saving it again must
+    neither drop the change nor record it silently: the phone is asked to confirm a new hand."""
+    table = Table(client, night_id)
+    base = table.start()
+    first = hand_form(night_data["hands"][0], night_data["players"]) | base | {"step": "preview", "go": "save"}
+    assert table.post(first).status_code == 302
+    changed = hand_form(night_data["hands"][4], night_data["players"]) | base | {"step": "preview", "go": "save"}
+    again = table.post(changed)
+    page = again.get_data(as_text=True)
+    assert again.status_code == 409
+    assert "this one is different, so it will be a new hand 2" in page
+    new_key = field_value(page, "key")
+    assert new_key and new_key != base["key"]
+    assert api_session(client, night_id)["hand_count"] == 1
+    assert table.post(changed | {"key": new_key, "number": "2"}).status_code == 302
+    state = api_session(client, night_id)
+    assert state["hand_count"] == 2
+    expected = {p: night_data["hands"][0]["expected"]["net"][p] + night_data["hands"][4]["expected"]["net"][p]
+                for p in night_data["players"]}
+    assert state["net"] == expected

@@ -25,7 +25,7 @@ from ledger.rules.describe import describe_hand, join_names
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.card_grid import card_grid, spade_choices
-from ledger.web.entry_form import FINAL, OUTCOME_HINTS, HandForm, outcome_title
+from ledger.web.entry_form import new_key, FINAL, OUTCOME_HINTS, HandForm, outcome_title
 from ledger.web.formatting import money
 
 
@@ -118,6 +118,16 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     except NightError as err:
         if err.code in ("hand_number_taken", "hand_number_gap"):
             return _number_conflict(night, form, err, flow)
+        if err.code == "idempotency_key_reused":
+            # a saved form came back (browser Back) and was changed: it is a new hand, not a repeat
+            form.key = new_key()
+            form.number = ledger_night.next_number(db, night)
+            fresh = form.submission()
+            assert fresh is not None
+            form.errors["form"] = ("That form had already saved a hand; this one is different, so it will be "
+                                   f"a new hand {form.number}. Check the payouts and save again.")
+            return render_step(night, form, "preview", flow, result=ledger_night.preview_hand(night, fresh),
+                               outcome=fresh.outcome, status=409)
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
     if created:
