@@ -215,6 +215,12 @@ def record_hand(
         raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
     try:
         number = _take_hand_number(db, night)
+        if submission.idempotency_key:
+            # the counter's row lock has queued this request behind any twin of it: look again
+            existing = _by_idempotency_key(db, night, submission.idempotency_key)
+            if existing is not None:
+                db.rollback()
+                return _same_submission(existing, submission), False
         if submission.number is not None and submission.number != number:
             db.rollback()
             _refuse_number(db, night, submission.number, number)

@@ -161,3 +161,27 @@ def test_sigkill_mid_burst_loses_no_acknowledged_hand(
     # the restarted server carries on numbering where the ledger stands
     status, body = call(server.base, "POST", f"/api/v1/sessions/{session_id}/hands", hand_of(night_data, 0), headers)
     assert status == 201 and body["number"] == len(hands) + 1
+
+
+def test_twin_submissions_stating_the_number_record_once(server: ServerProcess, night_data: dict[str, Any]) -> None:
+    """A double tap sends the same key and the same stated number at the same instant: one
+    hand, and both taps are told it was saved (never 'number taken')."""
+    session_id, headers = open_table(server.base, night_data)
+    for number in (1, 2, 3):
+        statuses: list[int] = []
+        start = threading.Barrier(6)
+
+        def tap() -> None:
+            start.wait()
+            status, _ = call(server.base, "POST", f"/api/v1/sessions/{session_id}/hands",
+                             hand_of(night_data, number) | {"number": number},
+                             headers | {"Idempotency-Key": f"twin-{number}"})
+            statuses.append(status)
+
+        threads = [threading.Thread(target=tap) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert sorted(statuses) == [200] * 5 + [201], statuses
+    assert len(check_ledger(server.base, session_id, headers, night_data)) == 3
