@@ -167,18 +167,17 @@ def test_twin_submissions_stating_the_number_record_once(server: ServerProcess, 
     """A double tap sends the same key and the same stated number at the same instant: one
     hand, and both taps are told it was saved (never 'number taken')."""
     session_id, headers = open_table(server.base, night_data)
+    def tap(number: int, start: threading.Barrier, statuses: list[int]) -> None:
+        start.wait()
+        status, _ = call(server.base, "POST", f"/api/v1/sessions/{session_id}/hands",
+                         hand_of(night_data, number) | {"number": number},
+                         headers | {"Idempotency-Key": f"twin-{number}"})
+        statuses.append(status)
+
     for number in (1, 2, 3):
         statuses: list[int] = []
         start = threading.Barrier(6)
-
-        def tap() -> None:
-            start.wait()
-            status, _ = call(server.base, "POST", f"/api/v1/sessions/{session_id}/hands",
-                             hand_of(night_data, number) | {"number": number},
-                             headers | {"Idempotency-Key": f"twin-{number}"})
-            statuses.append(status)
-
-        threads = [threading.Thread(target=tap) for _ in range(6)]
+        threads = [threading.Thread(target=tap, args=(number, start, statuses)) for _ in range(6)]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -305,7 +305,6 @@ def test_beyond_limit_is_heuristic_and_still_clears(balances, limit):
 
 # -- stable plans while people pay -----------------------------------------------------------------
 from ledger.settlement import settle_after_payments  # noqa: E402
-from ledger.transfers import Transfer  # noqa: E402
 
 NIGHT = {"Dee": 300, "Marcus": -100, "Rosa": -150, "Tomás": -50}
 
