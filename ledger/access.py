@@ -159,7 +159,3 @@ def join_by_code(db: Session, code: str, device: str = "") -> tuple[GameSession,
     db.commit()
     return night, token
 
-
-def host_secrets(night: GameSession, host_token: str) -> TableSecrets:
-    """All the table's secrets, recomputed from the host token (the host's share screen)."""
-    return table_secrets(host_token, night.id)

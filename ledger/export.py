@@ -16,6 +16,7 @@ from sqlmodel import Session
 from ledger import night as ledger_night
 from ledger.models import GameSession
 from ledger.money import format_plain
+from ledger.rules.describe import describe_hand
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_TABLES = ("hands", "transfers", "payments", "history")
@@ -51,7 +52,7 @@ def export_csv(db: Session, night: GameSession, table: str) -> str:
             ["hand", "version", "status", "dealer", "outcome", "description", "recorded_at"]
             + [f"{p} (minor units)" for p in players],
             (
-                [h.number, h.version, h.status, h.dealer, h.kind, ledger_night.hand_json(h)["description"],
+                [h.number, h.version, h.status, h.dealer, h.kind, describe_hand(h.entry.get("outcome", {}), h.result),
                  h.created_at.isoformat()] + [int(h.result.get("net", {}).get(p, 0)) for p in players]
                 for h in hands
             ),

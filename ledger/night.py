@@ -13,7 +13,6 @@ from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import object_session
 from sqlmodel import Session, select
 
 from ledger import access
@@ -48,12 +47,6 @@ class NightError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"error": self.code, "message": self.message, "field": self.field} | self.extra
-
-
-def token_matches(night: GameSession, token: str | None) -> bool:
-    """Whether ``token`` opens this session in any role."""
-    db = object_session(night)
-    return db is not None and access.key_for(db, night, token) is not None  # type: ignore[arg-type]
 
 
 def audit(
@@ -414,17 +407,6 @@ def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> 
     if not all_versions:
         query = query.where(Hand.status != "superseded")
     return list(db.exec(query.order_by(Hand.number, Hand.version)))
-
-
-def transfers_by_hand(db: Session, night: GameSession) -> dict[int, list[HandTransfer]]:
-    rows = db.exec(
-        select(HandTransfer, Hand.id).join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
-        .where(Hand.session_id == night.id).order_by(HandTransfer.id)
-    )
-    out: dict[int, list[HandTransfer]] = {}
-    for transfer, hand_id in rows:
-        out.setdefault(hand_id, []).append(transfer)
-    return out
 
 
 def balances(db: Session, night: GameSession) -> dict[str, int]:

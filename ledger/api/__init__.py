@@ -159,7 +159,7 @@ def create_session() -> Any:
 
 def share_json(night: GameSession, host_token: str) -> dict[str, Any]:
     """The host's view of the table's secrets: tokens and join links per role, table code."""
-    table = access.host_secrets(night, host_token)
+    table = access.table_secrets(host_token, night.id)
     links = {role: url_for("web.join", session_id=night.id, token=table.for_role(role), _external=True)
              for role in access.ROLES}
     return {

@@ -8,7 +8,7 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ledger.rules.errors import HandError
@@ -176,15 +176,6 @@ class RuleSet:
                 f"{where}.min_players",
             )
         return ruleset
-
-    def with_toggles(self, **overrides: Any) -> RuleSet:
-        """A copy with some toggles changed (validated like :meth:`from_spec`)."""
-        for name, value in overrides.items():
-            toggle = TOGGLES.get(name)
-            if toggle is None:
-                raise HandError("invalid_ruleset", f"There is no house rule called {name!r}.", f"ruleset.toggles.{name}")
-            overrides[name] = _check_toggle(toggle, value, f"ruleset.toggles.{name}")
-        return replace(self, **overrides)
 
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -58,6 +58,11 @@ def device() -> str:
     return (request.user_agent.string or "phone")[:120]
 
 
+def opens(night: GameSession, token: str | None) -> bool:
+    """Whether ``token`` opens ``night`` in any role."""
+    return roles.key_for(get_session(), night, token) is not None
+
+
 def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Actor]:
     """The night ``session_id`` and this phone's role at it, if the role may do ``action``.
 
@@ -69,7 +74,7 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     if night is None:
         abort(404)
     token = token_for(session_id)
-    actor = roles.actor_for(db, night, token, device()) if ledger_night.token_matches(night, token) else None
+    actor = roles.actor_for(db, night, token, device())
     if actor is None:
         abort(403)
     if not actor.can(action):
@@ -90,7 +95,7 @@ def host_secrets(night: GameSession, actor: Actor) -> TableSecrets | None:
     token = token_for(night.id)
     if not actor.can("share") or token is None:
         return None
-    return roles.host_secrets(night, token)
+    return roles.table_secrets(token, night.id)
 
 
 def join_with_code(code: str, name: str = "", session_id: str | None = None) -> GameSession | None:
@@ -114,6 +119,6 @@ def my_nights() -> list[GameSession]:
     out = []
     for session_id, token in reversed(list(remembered_tokens().items())):
         night = ledger_night.find_night(db, session_id)
-        if night is not None and ledger_night.token_matches(night, token):
+        if night is not None and opens(night, token):
             out.append(night)
     return out

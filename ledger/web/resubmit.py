@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from ledger import night as ledger_night
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, limiter
-from ledger.web.access import join_with_code, token_for
+from ledger.web.access import join_with_code, opens, token_for
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import outcome_title
 
@@ -78,7 +78,7 @@ def render_page(
 ) -> Any:
     session_id = args.get("session_id")
     night = ledger_night.find_night(get_session(), session_id) if isinstance(session_id, str) else None
-    lost_key = night is not None and not ledger_night.token_matches(night, token_for(night.id))
+    lost_key = night is not None and not opens(night, token_for(night.id))
     return render_template(
         "resubmit.html",
         night=night,

@@ -26,7 +26,7 @@ from ledger.rules import PRESETS
 from ledger.statements import render_session_summary
 from ledger.web import hand_rows, live
 from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
-from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, remember_token
+from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
 from ledger.web.blueprint import bp
 from ledger.web.resubmit import JOIN_SCOPE
 from ledger.web.share import share_context
@@ -86,7 +86,7 @@ def join(session_id: str, token: str) -> Any:
     night = ledger_night.find_night(get_session(), session_id)
     if night is None:
         abort(404)
-    if not ledger_night.token_matches(night, token):
+    if not opens(night, token):
         abort(403)
     remember_token(session_id, token)
     return redirect(url_for("web.table", session_id=session_id))
