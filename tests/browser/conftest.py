@@ -8,11 +8,12 @@ tests are skipped, or fail when ``CI`` is set.
 from __future__ import annotations
 
 import os
+import socket
 import threading
 from typing import Any, Iterator
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 CHROMIUM = os.environ.get("LEDGER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -46,17 +47,56 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
+class JoinedServer(ThreadedWSGIServer):
+    """A threaded werkzeug server that can stop completely: ``stop()`` refuses new
+    connections, wakes every open keep-alive connection and joins every request thread.
+
+    A request still running when a test ends holds a database connection; if the app's engine
+    were disposed (and a PostgreSQL test database dropped) under it, that connection would be
+    left to the garbage collector while open. Joining the threads first closes it in order.
+    """
+
+    daemon_threads = False  # ThreadingMixIn.server_close() then joins every request thread
+    block_on_close = True
+
+    def __init__(self, app: Any) -> None:
+        super().__init__("127.0.0.1", 0, app, handler=QuietHandler)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def stop(self) -> None:
+        self.shutdown()
+        with self._open_lock:
+            still_open = list(self._open)
+        for connection in still_open:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # the client closed it in the meantime
+        self.server_close()
+
+
 @pytest.fixture
 def live_server(app: Any) -> Iterator[str]:
-    """The app served by werkzeug in a thread; yields its base URL (no trailing slash)."""
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    """The app served by werkzeug in a thread; yields its base URL (no trailing slash).
+    Every request thread has ended before the app fixture disposes the engine."""
+    server = JoinedServer(app)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
-        server.shutdown()
-        server.server_close()
+        server.stop()
         thread.join(timeout=10)
 
 
