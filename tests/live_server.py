@@ -1,5 +1,6 @@
-"""A real server process for tests: ``tonk-ledger serve`` (waitress) on 127.0.0.1, on the
-test's database, plus a tiny JSON HTTP client (standard library)."""
+"""Real servers for tests: ``tonk-ledger serve`` (waitress) in a process of its own on
+127.0.0.1, on the test's database; the app served in a thread of the test process
+(:class:`JoinedServer`, for the browser tests); and a tiny JSON HTTP client (standard library)."""
 from __future__ import annotations
 
 import json
@@ -8,12 +9,15 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -85,3 +89,52 @@ def call(base: str, method: str, path: str, body: Any = None, headers: dict[str,
             return err.code, json.loads(raw)
         except ValueError:
             return err.code, raw.decode(errors="replace")
+
+
+class QuietHandler(WSGIRequestHandler):
+    """No access log lines in the test output."""
+
+    def log_request(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+class JoinedServer(ThreadedWSGIServer):
+    """A threaded werkzeug server that can stop completely: ``stop()`` refuses new
+    connections, wakes every open keep-alive connection and joins every request thread.
+
+    A request still running when a test ends holds a database connection; if the app's engine
+    were disposed (and a PostgreSQL test database dropped) under it, that connection would be
+    left to the garbage collector while open. Joining the threads first closes it in order.
+    """
+
+    def __init__(self, app: Any) -> None:
+        super().__init__("127.0.0.1", 0, app, handler=QuietHandler)
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+        self._workers: list[threading.Thread] = []
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        worker = threading.Thread(target=self.process_request_thread, args=(request, client_address), daemon=True)
+        with self._lock:
+            self._open.add(request)
+            self._workers = [w for w in self._workers if w.is_alive()] + [worker]
+        worker.start()
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def stop(self, timeout: float = 30) -> None:
+        """Stop serving, end idle connections, wait for every request under way to finish."""
+        self.shutdown()
+        with self._lock:
+            still_open, workers = list(self._open), list(self._workers)
+        for connection in still_open:
+            try:
+                connection.shutdown(socket.SHUT_RD)  # wakes a keep-alive wait; a reply can still go out
+            except OSError:
+                pass  # the client closed it in the meantime
+        for worker in workers:
+            worker.join(timeout)
+        self.server_close()

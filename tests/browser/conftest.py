@@ -8,12 +8,12 @@ tests are skipped, or fail when ``CI`` is set.
 from __future__ import annotations
 
 import os
-import socket
 import threading
 from typing import Any, Iterator
 
 import pytest
-from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
+
+from live_server import JoinedServer
 
 CHROMIUM = os.environ.get("LEDGER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,56 +34,10 @@ PHONE = {
 }
 
 
-class QuietHandler(WSGIRequestHandler):
-    """No access log lines in the test output."""
-
-    def log_request(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-
 def _unavailable(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(reason)
     pytest.skip(reason)
-
-
-class JoinedServer(ThreadedWSGIServer):
-    """A threaded werkzeug server that can stop completely: ``stop()`` refuses new
-    connections, wakes every open keep-alive connection and joins every request thread.
-
-    A request still running when a test ends holds a database connection; if the app's engine
-    were disposed (and a PostgreSQL test database dropped) under it, that connection would be
-    left to the garbage collector while open. Joining the threads first closes it in order.
-    """
-
-    daemon_threads = False  # ThreadingMixIn.server_close() then joins every request thread
-    block_on_close = True
-
-    def __init__(self, app: Any) -> None:
-        super().__init__("127.0.0.1", 0, app, handler=QuietHandler)
-        self._open: set[socket.socket] = set()
-        self._open_lock = threading.Lock()
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        with self._open_lock:
-            self._open.add(request)
-        super().process_request(request, client_address)
-
-    def shutdown_request(self, request: Any) -> None:
-        with self._open_lock:
-            self._open.discard(request)
-        super().shutdown_request(request)
-
-    def stop(self) -> None:
-        self.shutdown()
-        with self._open_lock:
-            still_open = list(self._open)
-        for connection in still_open:
-            try:
-                connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # the client closed it in the meantime
-        self.server_close()
 
 
 @pytest.fixture
