@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from test_web_pages import Table, api_session, error_for, field_value, hand_form, start_night
+from test_web_pages import Table, api_session, csrf_of, error_for, field_value, hand_form, start_night
 import pytest
 
 
@@ -49,3 +49,36 @@ def test_finding_2_changed_saved_form_refused_by_rules_shows_message(
     expected = {p: night_data["hands"][0]["expected"]["net"][p] + night_data["hands"][1]["expected"]["net"][p]
                 for p in players}
     assert state["hand_count"] == 2 and state["net"] == expected
+
+
+# -- finding 10: one budget of code guesses per client, whichever door --------------------------------
+GUESSES_PER_MINUTE = 10  # ledger.limits.JOIN_LIMIT's first window
+
+
+def _guess_on_the_phone(client: Any, code: str, name: str = "") -> Any:
+    token = csrf_of(client.get("/join").get_data(as_text=True))
+    return client.post("/join", data={"csrf_token": token, "code": code, "name": name})
+
+
+def test_finding_10_join_guesses_through_the_api_use_up_the_phone_door(client: Any, open_night: dict[str, Any]) -> None:
+    statuses = [client.post("/api/v1/join", json={"code": f"ZZZZZ{i}"}).status_code for i in range(GUESSES_PER_MINUTE)]
+    assert statuses == [404] * GUESSES_PER_MINUTE
+    api = client.post("/api/v1/join", json={"code": open_night["body"]["table_code"]})
+    assert api.status_code == 429 and api.get_json()["error"] == "too_many_attempts"
+    # the same client at the phone door: refused, with a friendly page keeping what was typed
+    code = open_night["body"]["table_code"]
+    blocked = _guess_on_the_phone(client, code, "Eve")
+    page = blocked.get_data(as_text=True)
+    assert blocked.status_code == 429
+    assert error_for(page, "code") == "Too many tries. Wait a minute, then type the code again."
+    assert field_value(page, "code") == code and field_value(page, "name") == "Eve"
+
+
+def test_finding_10_join_guesses_on_the_phone_use_up_the_api_door(client: Any, open_night: dict[str, Any]) -> None:
+    statuses = [_guess_on_the_phone(client, f"ZZZZZ{i}").status_code for i in range(GUESSES_PER_MINUTE)]
+    assert statuses == [422] * GUESSES_PER_MINUTE
+    assert _guess_on_the_phone(client, "ZZZZZZ").status_code == 429
+    api = client.post("/api/v1/join", json={"code": open_night["body"]["table_code"]})
+    assert api.status_code == 429
+    assert api.get_json() == {"error": "too_many_attempts", "message": "Too many attempts; wait a minute and try again.",
+                              "field": None}

@@ -19,7 +19,7 @@ from sqlmodel import Session
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, limiter
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import GameSession, Hand
 from ledger.night import NightError
 from ledger.rules import PRESETS
@@ -28,7 +28,6 @@ from ledger.web import hand_rows, live
 from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
 from ledger.web.blueprint import bp
-from ledger.web.resubmit import JOIN_SCOPE
 from ledger.web.share import share_context
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEATS, StartForm, currency_choices, preset_choices
