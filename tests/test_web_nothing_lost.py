@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from test_web_pages import Table, api_session, csrf_of, error_for, field_value, hand_form, start_night
+from test_web_pages import Table, api_session, csrf_of, error_for, errors_in, field_value, hand_form, start_night
 import pytest
 
 
@@ -82,3 +82,76 @@ def test_finding_10_join_guesses_on_the_phone_use_up_the_api_door(client: Any, o
     assert api.status_code == 429
     assert api.get_json() == {"error": "too_many_attempts", "message": "Too many attempts; wait a minute and try again.",
                               "field": None}
+
+
+# -- finding 8: the start form seats everyone the rules allow, and drops nobody ----------------------------
+SIX = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+
+
+def seat_fields(page: str) -> list[str]:
+    """The names of the start form's seat inputs, in order."""
+    return re.findall(r'<input id="player-\d+" name="(player-\d+)"', page)
+
+
+def start_data(client: Any, names: list[str], **more: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"csrf_token": csrf_of(client.get("/").get_data(as_text=True)), "name": "Big table",
+                            "stake": "0.25", "currency": "USD", "preset": "classic", "rules_base": "classic",
+                            "first_dealer": "0"}
+    data |= {f"player-{i}": name for i, name in enumerate(names)}
+    return data | more
+
+
+def test_finding_8_start_form_offers_as_many_seats_as_the_rules_allow(client: Any) -> None:
+    assert seat_fields(client.get("/").get_data(as_text=True)) == [f"player-{i}" for i in range(4)]  # classic: 4
+    shown = client.post("/", data=start_data(client, SIX[:2], go="rules", **{"rule-max_players": "8"}))
+    page = shown.get_data(as_text=True)
+    assert shown.status_code == 200
+    assert seat_fields(page) == [f"player-{i}" for i in range(8)]
+    assert [field_value(page, f"player-{i}") for i in range(3)] == ["Ana", "Ben", ""]
+
+
+def test_finding_8_six_names_posted_under_rules_for_eight_seat_all_six(client: Any) -> None:
+    response = client.post("/", data=start_data(client, SIX, **{"rule-max_players": "8", "first_dealer": "5"}))
+    assert response.status_code == 302, errors_in(response.get_data(as_text=True))
+    session_id = re.match(r"/s/([^/?]+)", response.headers["Location"]).group(1)
+    body = api_session(client, session_id)
+    assert body["players"] == SIX and body["first_dealer"] == "Fay"
+    assert body["ruleset"]["max_players"] == 8
+
+
+def test_finding_8_add_a_seat_without_javascript_keeps_everything_typed(client: Any) -> None:
+    data = start_data(client, ["Ana", "Ben", "", "Dev"], go="add_seat", stake="0.50", first_dealer="3")
+    response = client.post("/", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and not errors_in(page)
+    assert seat_fields(page) == [f"player-{i}" for i in range(5)]
+    assert [field_value(page, f"player-{i}") for i in range(5)] == ["Ana", "Ben", "", "Dev", ""]
+    assert field_value(page, "name") == "Big table" and field_value(page, "stake") == "0.50"
+    assert 'name="first_dealer" value="3" checked' in page
+    # the added seat stays on the next round trip, and a second press adds another
+    again = client.post("/", data=data | {"seats": field_value(page, "seats"), "player-4": "Eli"})
+    again_page = again.get_data(as_text=True)
+    assert seat_fields(again_page) == [f"player-{i}" for i in range(6)]
+    assert field_value(again_page, "player-4") == "Eli"
+    assert client.get("/").get_data(as_text=True).count("Big table") == 0  # nothing was started
+
+
+def test_finding_8_more_names_than_the_rules_seat_are_refused_beside_the_seats(client: Any) -> None:
+    data = start_data(client, SIX)  # classic seats at most 4
+    response = client.post("/", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert error_for(page, "players") == ("These rules seat at most 4 players and 6 names are typed; "
+                                          "raise “Most players” under House rules or clear a seat.")
+    assert [field_value(page, f"player-{i}") for i in range(6)] == SIX
+    assert client.get("/").get_data(as_text=True).count("Big table") == 0
+
+
+def test_finding_8_seats_posted_beyond_those_shown_are_read(client: Any) -> None:
+    """A name in a seat field the page did not show (another phone's form, a script) is seated
+    or refused with a message, never dropped: here a ninth seat with a gap before it."""
+    data = start_data(client, ["Ana", "Ben"], **{"rule-max_players": "3", "player-8": "Ida"})
+    response = client.post("/", data=data)
+    assert response.status_code == 302, errors_in(response.get_data(as_text=True))
+    session_id = re.match(r"/s/([^/?]+)", response.headers["Location"]).group(1)
+    assert api_session(client, session_id)["players"] == ["Ana", "Ben", "Ida"]

@@ -30,7 +30,7 @@ from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, ope
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
 from ledger.web.house_rules import changes_from_preset
-from ledger.web.start_form import SEATS, StartForm, currency_choices, preset_choices
+from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
 
 RECENT_HANDS = 5
 PASTED_LINK = re.compile(r"/join/([\w-]{1,32})/([\w-]{1,64})")
@@ -51,7 +51,8 @@ def index() -> Any:
     return render_template(
         "index.html",
         form=form,
-        seats=range(SEATS),
+        seats=range(form.seat_total),
+        seat_limit=SEAT_LIMIT,
         currencies=currency_choices(current_app.config.get("LOCALE", "en_US")),
         presets=preset_choices(),
         nights=my_nights(),
