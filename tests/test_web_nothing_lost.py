@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from test_web_pages import Table, api_session, csrf_of, error_for, errors_in, field_value, hand_form, start_night
 import pytest
+
+from test_web_pages import Table, api_session, csrf_of, error_for, errors_in, field_value, hand_form, start_night
 
 
 @pytest.fixture
