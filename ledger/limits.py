@@ -12,6 +12,9 @@ from flask_limiter.util import get_remote_address
 
 # typing a 6-character code wrong a few times is human; hundreds of tries is not
 JOIN_LIMIT = "10 per minute;60 per hour"
+# one budget per client for every door that takes a table code: ``POST /api/v1/join``, the
+# phone's ``/join`` and ``/rejoin`` (each decorated with ``limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)``)
+JOIN_SCOPE = "join-code"
 
 limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
 

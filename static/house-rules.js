@@ -135,6 +135,7 @@
             var base = form.querySelector('input[name="rules_base"]');
             if (base) base.value = data.rules_base;
             markChanged(data.changes || []);
+            form.dispatchEvent(new Event("rules:filled"));  // seats.js adds seats the rules now allow
           }
           renderSummary(data);
         })

@@ -30,7 +30,7 @@ from ledger.api.errors import (
 )
 from ledger.api.schemas import HandCreateSchema, PaymentSchema, SessionCreateSchema, SettleSchema
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, limiter
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger import access, export
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
@@ -181,7 +181,7 @@ def share(session_id: str) -> Any:
 
 
 @bp.post("/join")
-@limiter.limit(JOIN_LIMIT)
+@limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
 def join_by_code() -> Any:
     """``{"code": "K7QM2X"}`` → ``{id, token, role}``: a new player token for this device.
     404 ``unknown_code``; rate-limited against guessing (429)."""

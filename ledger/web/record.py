@@ -120,14 +120,7 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
             return _number_conflict(night, form, err, flow)
         if err.code == "idempotency_key_reused":
             # a saved form came back (browser Back) and was changed: it is a new hand, not a repeat
-            form.key = new_key()
-            form.number = ledger_night.next_number(db, night)
-            fresh = form.submission()
-            assert fresh is not None
-            form.errors["form"] = ("That form had already saved a hand; this one is different, so it will be "
-                                   f"a new hand {form.number}. Check the payouts and save again.")
-            return render_step(night, form, "preview", flow, result=ledger_night.preview_hand(night, fresh),
-                               outcome=fresh.outcome, status=409)
+            return _changed_after_save(night, form, flow)
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
     if created:
@@ -135,6 +128,26 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     else:
         flash(f"Hand {hand.number} was already recorded (saved once, not twice).", "info")
     return redirect(url_for("web.table", session_id=night.id))
+
+
+def _changed_after_save(night: GameSession, form: HandForm, flow: Flow) -> Any:
+    """A saved form came back (browser Back) and was changed: it is a new hand, not a repeat.
+    It gets a fresh key and the next number; if the rules refuse the change, their message is
+    shown beside the input with everything typed kept (422), otherwise its payouts to confirm (409)."""
+    form.key = new_key()
+    form.number = ledger_night.next_number(get_session(), night)
+    fresh = form.submission()
+    assert fresh is not None
+    new_hand = ("That form had already saved a hand; this one is different, so it will be "
+                f"a new hand {form.number}. Check the payouts and save again.")
+    try:
+        result = ledger_night.preview_hand(night, fresh)
+    except HandError as err:
+        if form.place_error(err) != "form":
+            form.errors["form"] = new_hand
+        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
+    form.errors["form"] = new_hand
+    return render_step(night, form, "preview", flow, result=result, outcome=fresh.outcome, status=409)
 
 
 def _number_conflict(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:

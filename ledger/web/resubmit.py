@@ -25,14 +25,13 @@ from werkzeug.exceptions import HTTPException
 
 from ledger import night as ledger_night
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, limiter
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.web.access import join_with_code, opens, token_for
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import outcome_title
 
 NOT_KEPT = frozenset({"csrf_token", "rejoin_code", "rejoin_next"})
 MAX_FIELDS = 400
-JOIN_SCOPE = "join-code"  # /join and /rejoin share one limit against guessing codes
 
 BUTTONS = {
     "web.pay": "Save the payment",

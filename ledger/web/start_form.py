@@ -1,6 +1,10 @@
 """The "start a night" form: what the organiser typed, checked, and turned into a night.
 
-Players are typed in seat order; blank seats are skipped. The first dealer is chosen by seat
+Players are typed in seat order; blank seats are skipped. The form shows as many seats as the
+chosen rules allow (``max_players``) and more on request: "Add a seat" (``go=add_seat``)
+re-renders it with one more field and everything typed kept (``static/seats.js`` adds the field in
+place instead). Every posted ``player-<i>`` field is read, shown or not; more names than the
+rules seat are refused beside the seats, never dropped. The first dealer is chosen by seat
 (a radio on the player's row), so the form works without JavaScript. The stake is typed as
 money ("0.25") and parsed exactly with :func:`ledger.money.parse_amount`. Every refusal is
 kept as ``errors[field]`` beside the input, with everything typed kept.
@@ -22,6 +26,7 @@ from ledger.models import GameSession
 from ledger.rules.validation import MAX_STAKE_MINOR
 from ledger.money import format_minor, parse_amount
 from ledger.rules import PRESETS, HandError
+from ledger.rules.ruleset import TOGGLES
 from ledger.db import get_session
 from ledger.web.house_rules import RulesChoice, key_for
 
@@ -33,6 +38,8 @@ DEFAULT_CURRENCY = "USD"
 DEFAULT_PRESET = "classic"
 MAX_SESSION_NAME = 120
 SEATS = PRESETS[DEFAULT_PRESET].ruleset().max_players
+SEAT_LIMIT = TOGGLES["max_players"].maximum or SEATS  # no rules seat more; "Add a seat" stops here
+POSTED_SEATS = 64  # ``player-<i>`` fields read from a post (a phone shows at most SEAT_LIMIT)
 
 
 def currency_choices(locale: str = "en_US") -> list[tuple[str, str]]:
@@ -57,11 +64,16 @@ class StartForm:
     errors: dict[str, str] = field(default_factory=dict)
     rules: RulesChoice = field(default_factory=RulesChoice.default)
     go: str = "start"
+    seats_shown: int = SEATS
 
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> StartForm:
-        players = [str(form.get(f"player-{i}", ""))[:200] for i in range(SEATS)]
-        return cls(
+        players = [str(form.get(f"player-{i}", ""))[:200] for i in range(POSTED_SEATS)]
+        while players and not players[-1]:
+            players.pop()
+        shown = str(form.get("seats", ""))
+        go = str(form.get("go", ""))
+        made = cls(
             name=str(form.get("name", "")),
             players=players,
             first_dealer=str(form.get("first_dealer", "0")),
@@ -69,8 +81,27 @@ class StartForm:
             currency=str(form.get("currency", DEFAULT_CURRENCY)),
             preset=str(form.get("preset", DEFAULT_PRESET)),
             rules=RulesChoice.from_form(form),
-            go="rules" if form.get("go") == "rules" else "start",
+            go=go if go in ("rules", "add_seat") else "start",
+            seats_shown=min(int(shown), SEAT_LIMIT) if shown.isdigit() else SEATS,
         )
+        if made.go == "add_seat":
+            made.seats_shown = min(made.seat_total + 1, SEAT_LIMIT)
+        return made
+
+    @property
+    def seat_total(self) -> int:
+        """How many seat fields the form shows: what the chosen rules allow, the seats added
+        by hand, and every seat a name was posted in (so nothing typed disappears)."""
+        allowed = self.rules.ruleset.max_players if self.rules.ruleset is not None else SEATS
+        return max(allowed, self.seats_shown, len(self.players))
+
+    def seat_names(self) -> list[str]:
+        """The typed name of every shown seat (``""`` for a blank one)."""
+        return self.players + [""] * (self.seat_total - len(self.players))
+
+    @property
+    def can_add_seat(self) -> bool:
+        return self.seat_total < SEAT_LIMIT
 
     @property
     def rules_open(self) -> bool:
@@ -80,9 +111,10 @@ class StartForm:
     def create(self) -> tuple[GameSession, str] | None:
         """Open the night and return it with its token, or ``None`` with ``errors`` filled.
 
-        With ``go=rules`` nothing is created: only the rules' own refusals are reported."""
+        With ``go=rules`` or ``go=add_seat`` nothing is created: only the rules' own refusals
+        are reported."""
         self.errors = dict(self.rules.errors)
-        if self.go == "rules":
+        if self.go in ("rules", "add_seat"):
             return None
         name = self.name.strip()
         if not name:
@@ -91,8 +123,12 @@ class StartForm:
             self.errors["name"] = f"Keep the name under {MAX_SESSION_NAME} characters."
         seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdigit() else -1
+        most = self.rules.ruleset.max_players if self.rules.ruleset is not None else None
         if len(seats) < 2:
             self.errors["players"] = "Type at least two player names, in seat order."
+        elif most is not None and len(seats) > most:
+            self.errors["players"] = (f"These rules seat at most {most} players and {len(seats)} names are typed; "
+                                      "raise “Most players” under House rules or clear a seat.")
         elif dealer_seat not in seats:
             self.errors["first_dealer"] = "The first dealer must be one of the players typed above."
         if self.currency not in CURRENCIES:

@@ -19,7 +19,7 @@ from sqlmodel import Session
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, limiter
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import GameSession, Hand
 from ledger.night import NightError
 from ledger.rules import PRESETS
@@ -28,10 +28,9 @@ from ledger.web import hand_rows, live
 from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
 from ledger.web.blueprint import bp
-from ledger.web.resubmit import JOIN_SCOPE
 from ledger.web.share import share_context
 from ledger.web.house_rules import changes_from_preset
-from ledger.web.start_form import SEATS, StartForm, currency_choices, preset_choices
+from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
 
 RECENT_HANDS = 5
 PASTED_LINK = re.compile(r"/join/([\w-]{1,32})/([\w-]{1,64})")
@@ -52,7 +51,8 @@ def index() -> Any:
     return render_template(
         "index.html",
         form=form,
-        seats=range(SEATS),
+        seats=range(form.seat_total),
+        seat_limit=SEAT_LIMIT,
         currencies=currency_choices(current_app.config.get("LOCALE", "en_US")),
         presets=preset_choices(),
         nights=my_nights(),
