@@ -82,7 +82,7 @@ class Hand(SQLModel, table=True):
     result: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     redeal: bool = False
     status: str = Field(default="counted", max_length=16)
-    idempotency_key: str | None = Field(default=None, max_length=80)
+    idempotency_key: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 

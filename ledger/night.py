@@ -6,6 +6,7 @@ no rule is computed here. All amounts are ``int`` minor units.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from ledger.transfers import Transfer
 
 MAX_NAME = 80
 MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
+MAX_IDEMPOTENCY_KEY = 200
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
 
 
 class NightError(Exception):
@@ -188,18 +191,23 @@ def record_hand(
 ) -> tuple[Hand, bool]:
     """Check, score and store one hand in a single transaction.
 
-    Returns ``(hand, created)``; ``created`` is False when the idempotency key was already
-    used in this session (the stored hand is returned and nothing new is written).
-    Raises :class:`HandError` (422) for an entry the rules refuse; :class:`NightError` 409
-    ``session_closed``, 409 ``hand_number_taken`` (with the ``existing`` hand) or
+    Returns ``(hand, created)``; ``created`` is False when the same request was already
+    recorded under its idempotency key (the stored hand is returned and nothing new is written,
+    even on a closed night). Raises :class:`HandError` (422) for an entry the rules refuse;
+    :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``) for a key that is not
+    1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
+    hand) for a key already used by another request, 409 ``session_closed``, 409 ``hand_number_taken`` (with the ``existing`` hand) or
     ``hand_number_gap`` when ``submission.number`` is not the next number;
     :class:`~ledger.access.AccessDenied` when the actor may not record.
     """
     actor.require("record")
+    check_idempotency_key(submission.idempotency_key)
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None:
-            return _same_submission(existing, submission), False
+        if existing is not None and _replays(existing, submission):
+            return existing, False
+        if existing is not None and night.status == "open":
+            raise _key_reused(existing)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
     result = preview_hand(night, submission)
@@ -270,16 +278,23 @@ def amend_hand(
     """Replace hand ``number`` (currently at ``version``) by a corrected entry: the old version
     is kept as ``superseded`` and linked, the new one (``version + 1``) counts.
 
-    Returns ``(new version, created)`` (``created`` False on a repeated idempotency key).
-    Raises :class:`HandError` 422 for a refused entry; :class:`NightError` 404
+    Returns ``(new version, created)``; ``created`` is False when this very amendment (same
+    hand, version, dealer and entry) was already saved under its idempotency key: the stored
+    version is returned, even on a closed night. Raises :class:`HandError` 422 for a refused
+    entry; :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``), 409
+    ``idempotency_key_reused`` (with the ``existing`` hand) for a key already used by another
+    request (a recorded hand, another hand or version, other content), 404
     ``hand_not_found``, 409 ``stale_version`` (with the ``current`` hand) when someone amended
     it first, 409 ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
     """
     actor.require("amend")
+    check_idempotency_key(submission.idempotency_key)
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None:
+        if existing is not None and _replays(existing, submission, amends=(number, version)):
             return existing, False
+        if existing is not None and night.status == "open":
+            raise _key_reused(existing)
     current = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -306,6 +321,12 @@ def amend_hand(
         db.commit()
     except IntegrityError:
         db.rollback()
+        if submission.idempotency_key:  # a twin of this request was saved at the same moment
+            existing = _by_idempotency_key(db, night, submission.idempotency_key)
+            if existing is not None and _replays(existing, submission, amends=(number, version)):
+                return existing, False
+            if existing is not None:
+                raise _key_reused(existing) from None
         fresh = get_hand(db, night, number)
         raise NightError(409, "stale_version", f"Hand {number} was changed on another phone at the same moment.",
                          "version", {"current": hand_json(fresh), "your_version": version}) from None
@@ -328,14 +349,40 @@ def _take_hand_number(db: Session, night: GameSession) -> int:
     return int(number)
 
 
+def check_idempotency_key(key: str | None) -> None:
+    """A key is stored whole or refused, never cut: 1 to :data:`MAX_IDEMPOTENCY_KEY` printable
+    ASCII characters. Raises :class:`NightError` 422 ``invalid_entry`` (field
+    ``Idempotency-Key``)."""
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise NightError(422, "invalid_entry",
+                         f"An Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters.",
+                         "Idempotency-Key")
+
+
+def _replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
+    """Whether ``submission`` is the very request that stored ``existing`` under its key: the
+    same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
+    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given."""
+    if amends is None:
+        same_kind = existing.version == 1 and submission.number in (None, existing.number)
+    else:
+        same_kind = (existing.number, existing.version) == (amends[0], amends[1] + 1)
+    return (same_kind and existing.entry == submission.entry()
+            and submission.dealer in (None, existing.dealer))
+
+
+def _key_reused(existing: Hand) -> NightError:
+    return NightError(409, "idempotency_key_reused",
+                      "That submission key was already used for another request; send this one with a new key.",
+                      "Idempotency-Key", {"existing": hand_json(existing)})
+
+
 def _same_submission(existing: Hand, submission: Submission) -> Hand:
-    """The hand a repeated idempotency key already recorded, if the repeat carries the same
-    entry; a different entry under a used key is :class:`NightError` 409
-    ``idempotency_key_reused`` (nothing is recorded, nothing is silently dropped)."""
-    if existing.entry != submission.entry():
-        raise NightError(409, "idempotency_key_reused",
-                         "That submission key was already used for a different hand; send the new hand with a new key.",
-                         "Idempotency-Key", {"existing": hand_json(existing)})
+    """The hand a repeated idempotency key already recorded, if the repeat is the same request;
+    anything else under a used key is :class:`NightError` 409 ``idempotency_key_reused``
+    (nothing is recorded, nothing is silently dropped)."""
+    if not _replays(existing, submission):
+        raise _key_reused(existing)
     return existing
 
 

@@ -217,7 +217,7 @@ def _submission(data: dict[str, Any]) -> Submission:
         hands=body["hands"],
         side_bets=body["side_bets"],
         dealer=body["dealer"],
-        idempotency_key=key[:80] if key else None,
+        idempotency_key=key or None,  # stored whole or refused (ledger.night.check_idempotency_key)
         number=body["number"],
     )
 
