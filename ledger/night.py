@@ -26,6 +26,7 @@ from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_stake, check_table
 from ledger.settlement import SettlementPlan, settle_after_payments
 from ledger.transfers import Transfer
+from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 MAX_NAME = 80
 MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
@@ -82,14 +83,19 @@ def create_night(
     rules: RuleSet,
     players: Sequence[str],
     first_dealer: str | None = None,
+    timezone: str = DEFAULT_ZONE,
 ) -> tuple[GameSession, str]:
     """Open a session and return it with the host's secret token (stored hashed; the player
     and viewer links and the table code derive from it, see :mod:`ledger.access`).
 
     ``players`` are in seat order (clockwise). ``first_dealer`` defaults to the first seat.
-    Raises :class:`HandError` (``too_few_players``, ``too_many_players``, ``duplicate_player``,
-    ``invalid_stake``, ``unknown_player`` for a first dealer who is not seated).
+    ``timezone`` is the IANA zone of the phone that starts the night (pages and PDFs show its
+    times there). Raises :class:`HandError` (``too_few_players``, ``too_many_players``,
+    ``duplicate_player``, ``invalid_stake``, ``unknown_player`` for a first dealer who is not
+    seated, ``invalid_entry`` with field ``timezone`` for a zone that is not an IANA name).
     """
+    if not is_known_zone(timezone):
+        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
     name = _clean_name(name, "name", 120)
     seated = tuple(_clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
     check_table(rules, seated)
@@ -118,13 +124,14 @@ def create_night(
             ruleset=rules.snapshot(),
             players=list(seated),
             first_dealer=dealer,
+            timezone=timezone,
         )
         db.add(night)
         db.flush()
         access.add_keys(db, night, access.table_secrets(token, night.id))
         audit(db, night, SYSTEM, "session_created", after={
             "name": night.name, "players": night.players, "stake_minor": stake_minor,
-            "currency": currency, "ruleset": night.ruleset,
+            "currency": currency, "ruleset": night.ruleset, "timezone": timezone,
         })
         try:
             db.commit()
@@ -602,6 +609,7 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         stake_minor=night.stake_minor,
         preset=rules.preset,
         created_at=night.created_at,
+        timezone=night.timezone,
         players=tuple(night.players),
         hands=tuple(lines),
         net_minor=net,
@@ -624,6 +632,7 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "players": list(night.players),
         "first_dealer": night.first_dealer,
         "status": night.status,
+        "timezone": night.timezone,
         "created_at": night.created_at.isoformat(),
         "closed_at": night.closed_at.isoformat() if night.closed_at else None,
         "net": balances(db, night),

@@ -148,6 +148,7 @@ def create_session() -> Any:
         rules=rules,
         players=data["players"],
         first_dealer=data["first_dealer"],
+        timezone=data["timezone"],
     )
     body = ledger_night.session_json(get_session(), night)
     body["token"] = token

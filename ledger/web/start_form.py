@@ -24,6 +24,7 @@ from ledger.money import format_minor, parse_amount
 from ledger.rules import PRESETS, HandError
 from ledger.db import get_session
 from ledger.web.house_rules import RulesChoice, key_for
+from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 CURRENCIES: tuple[str, ...] = (
     "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "PHP", "TRY", "INR", "LAK", "JPY", "MXN",
@@ -57,6 +58,7 @@ class StartForm:
     errors: dict[str, str] = field(default_factory=dict)
     rules: RulesChoice = field(default_factory=RulesChoice.default)
     go: str = "start"
+    timezone: str = DEFAULT_ZONE  # the phone's IANA zone, filled in by app.js; UTC without JavaScript
 
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> StartForm:
@@ -70,6 +72,8 @@ class StartForm:
             preset=str(form.get("preset", DEFAULT_PRESET)),
             rules=RulesChoice.from_form(form),
             go="rules" if form.get("go") == "rules" else "start",
+            # a zone this server does not know (a newer tz database on the phone) falls back to UTC
+            timezone=tz if is_known_zone(tz := form.get("timezone")) else DEFAULT_ZONE,
         )
 
     @property
@@ -119,6 +123,7 @@ class StartForm:
                 rules=self.rules.ruleset,
                 players=[self.players[i] for i in seats],
                 first_dealer=self.players[dealer_seat].strip(),
+                timezone=self.timezone,
             )
         except HandError as err:
             message = err.message
