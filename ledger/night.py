@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 import secrets
-import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, update
@@ -18,6 +17,7 @@ from sqlmodel import Session, select
 
 from ledger import access
 from ledger.access import SYSTEM, Actor
+from ledger.names import clean_name, normalise_entry, normalise_name
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
 from ledger.report import HandLine, SessionReport
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
@@ -96,8 +96,8 @@ def create_night(
     """
     if not is_known_zone(timezone):
         raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
-    name = _clean_name(name, "name", 120)
-    seated = tuple(_clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
+    name = clean_name(name, "name", 120)
+    seated = tuple(clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
     check_table(rules, seated)
     folded: dict[str, int] = {}
     for index, player in enumerate(seated):
@@ -111,7 +111,7 @@ def create_night(
             )
         folded[key] = index
     check_stake(stake_minor)
-    dealer = seated[0] if first_dealer is None else unicodedata.normalize("NFC", first_dealer).strip()
+    dealer = seated[0] if first_dealer is None else normalise_name(first_dealer)
     if dealer not in seated:
         raise HandError("unknown_player", f"The first dealer {dealer} is not seated.", "first_dealer")
     for _attempt in range(5):
@@ -142,17 +142,6 @@ def create_night(
     raise RuntimeError("could not draw unique table secrets")
 
 
-def _clean_name(text: str, field: str, longest: int) -> str:
-    """A display name: NFC-normalised (so accents typed two ways are one name), trimmed, 1 to
-    ``longest`` characters, no control characters. Raises :class:`HandError` ``invalid_entry``."""
-    cleaned = unicodedata.normalize("NFC", text).strip()
-    if not cleaned or len(cleaned) > longest:
-        raise HandError("invalid_entry", f"Names must be 1 to {longest} characters.", field)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in cleaned):
-        raise HandError("invalid_entry", "Names cannot hold control or invisible characters.", field)
-    return cleaned
-
-
 def find_night(db: Session, session_id: str) -> GameSession | None:
     return db.get(GameSession, session_id)
 
@@ -171,6 +160,17 @@ class Submission:
     idempotency_key: str | None = None
     number: int | None = None
 
+    def normalised(self) -> Submission:
+        """This submission with every name in it (dealer, and all of the entry's texts and
+        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats."""
+        return replace(
+            self,
+            outcome=normalise_entry(self.outcome, "outcome"),
+            hands=normalise_entry(self.hands, "hands"),
+            side_bets=normalise_entry(self.side_bets, "side_bets"),
+            dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
+        )
+
     def entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
         if self.side_bets is not None:
@@ -183,6 +183,7 @@ def preview_hand(night: GameSession, submission: Submission) -> HandResult:
 
     Raises :class:`HandError` exactly as recording would.
     """
+    submission = submission.normalised()
     record = parse_hand(
         players=tuple(night.players),
         stake=night.stake_minor,
@@ -209,6 +210,7 @@ def record_hand(
     """
     actor.require("record")
     check_idempotency_key(submission.idempotency_key)
+    submission = submission.normalised()
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
         if existing is not None and _replays(existing, submission):
@@ -296,6 +298,7 @@ def amend_hand(
     """
     actor.require("amend")
     check_idempotency_key(submission.idempotency_key)
+    submission = submission.normalised()
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
         if existing is not None and _replays(existing, submission, amends=(number, version)):
@@ -528,6 +531,7 @@ def record_payment(
     viewer.
     """
     actor.require("pay")
+    payer, payee = normalise_name(payer), normalise_name(payee)
     for field, name in (("from", payer), ("to", payee)):
         if name not in night.players:
             raise NightError(422, "invalid_payment", f"{name} is not seated at this table.", field)

@@ -35,6 +35,7 @@ from ledger import access, export
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
+from ledger.names import normalise_entry
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
 from ledger.settlement import UnbalancedError, settle
@@ -118,7 +119,7 @@ def authorised_night(session_id: str, action: str = "read") -> GameSession:
 @bp.post("/score")
 def score() -> Any:
     """One §8.1 entry → 200 §8.2 result, or 422 ``{"error": §9.1 code, ...}``."""
-    result = score_entry(json_body())
+    result = score_entry(normalise_entry(json_body()))
     return jsonify(result.to_json())
 
 

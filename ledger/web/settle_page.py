@@ -17,6 +17,7 @@ from ledger.access import Actor
 from ledger.db import get_session
 from ledger.models import GameSession
 from ledger.money import parse_amount
+from ledger.names import normalise_name
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
 from ledger.web import live
@@ -125,4 +126,5 @@ def close(session_id: str) -> Any:
 
 
 def _seated(night: GameSession, name: str | None) -> str | None:
-    return name if name in night.players else None
+    cleaned = normalise_name(name) if isinstance(name, str) else None
+    return cleaned if cleaned in night.players else None
