@@ -17,8 +17,9 @@ from sqlmodel import Session, select
 
 from ledger import access
 from ledger.access import SYSTEM, Actor
-from ledger.names import clean_name, normalise_entry, normalise_name
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
+from ledger.money import format_plain
+from ledger.names import clean_name, normalise_entry, normalise_name
 from ledger.report import HandLine, SessionReport
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
 from ledger.rules.describe import describe_hand
@@ -30,6 +31,7 @@ from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 MAX_NAME = 80
 MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
+MAX_EXACT_TOTAL = 2**53 - 1  # the largest integer JavaScript reads exactly
 MAX_IDEMPOTENCY_KEY = 200
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
 
@@ -522,13 +524,19 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
 
 
 def record_payment(
-    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM
+    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
+    *, confirm: bool = False,
 ) -> Payment:
     """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
 
+    Without ``confirm`` the payment must be owed: the payer still owes at least
+    ``amount_minor`` and the payee is still owed at least that much (what is ``outstanding``).
     Raises :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for
-    an unseated player, paying oneself or a non-positive amount; :class:`AccessDenied` for a
-    viewer.
+    an unseated player, paying oneself, a non-positive amount, or one that would take a total
+    past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
+    the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
+    ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
+    :class:`AccessDenied` for a viewer.
     """
     actor.require("pay")
     payer, payee = normalise_name(payer), normalise_name(payee)
@@ -539,12 +547,41 @@ def record_payment(
         raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
         raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
+    # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
+    db.exec(select(GameSession).where(GameSession.id == night.id).with_for_update()).one()
+    left = outstanding(db, night)
+    _check_owed(night, payer, payee, amount_minor, left, confirm)
+    if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
+        raise NightError(422, "invalid_payment",
+                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
     payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
     db.add(payment)
     db.flush()
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
     return payment
+
+
+def _check_owed(
+    night: GameSession, payer: str, payee: str, amount_minor: int, left: Mapping[str, int], confirm: bool
+) -> None:
+    """:class:`NightError` 422 ``overpayment`` unless ``confirm`` or the payment is owed."""
+    owes, owed = max(-left[payer], 0), max(left[payee], 0)
+    if confirm or amount_minor <= min(owes, owed):
+        return
+    amount = f"{format_plain(amount_minor, night.currency)} {night.currency}"
+    extra = {"owes": owes, "owed": owed, "amount": amount_minor}
+    if owes == 0:
+        message, field = f"{payer} owes nothing; send confirm to record {amount} anyway.", "from"
+    elif owed == 0:
+        message, field = f"{payee} is owed nothing; send confirm to record {amount} anyway.", "to"
+    elif amount_minor > owes:
+        owes_text = f"{format_plain(owes, night.currency)} {night.currency}"
+        message, field = f"{payer} owes only {owes_text}; send confirm to record {amount} anyway.", "amount"
+    else:
+        owed_text = f"{format_plain(owed, night.currency)} {night.currency}"
+        message, field = f"{payee} is owed only {owed_text}; send confirm to record {amount} anyway.", "amount"
+    raise NightError(422, "overpayment", message, field, extra)
 
 
 def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:

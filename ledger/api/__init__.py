@@ -311,12 +311,14 @@ def list_payments(session_id: str) -> Any:
 
 @bp.post("/sessions/<session_id>/payments")
 def record_payment(session_id: str) -> Any:
-    """``{"from", "to", "amount"}`` (int minor units, partial allowed) → 201 the payment and
-    what is still ``outstanding``."""
+    """``{"from", "to", "amount", "confirm"?}`` (int minor units, partial allowed) → 201 the
+    payment and what is still ``outstanding``; 422 ``overpayment`` for more than is owed
+    unless ``"confirm": true``."""
     night, actor = authorised(session_id, "pay")
     data = load(PaymentSchema(), json_body())
     db = get_session()
-    payment = ledger_night.record_payment(db, night, data["payer"], data["payee"], data["amount"], actor)
+    payment = ledger_night.record_payment(db, night, data["payer"], data["payee"], data["amount"], actor,
+                                          confirm=data["confirm"])
     return jsonify(ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}), 201
 
 

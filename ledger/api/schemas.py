@@ -51,7 +51,8 @@ class HandCreateSchema(Schema):
 
 
 class PaymentSchema(Schema):
-    """``POST /api/v1/sessions/{id}/payments``: ``amount`` in minor units."""
+    """``POST /api/v1/sessions/{id}/payments``: ``amount`` in minor units; ``confirm`` (JSON
+    boolean, default false) records a payment beyond what is owed (else 422 ``overpayment``)."""
 
     class Meta:
         unknown = RAISE
@@ -59,6 +60,7 @@ class PaymentSchema(Schema):
     payer = fields.String(required=True, data_key="from")
     payee = fields.String(required=True, data_key="to")
     amount = fields.Integer(required=True, strict=True)
+    confirm = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # record an overpayment anyway
 
 
 class SettleSchema(Schema):
