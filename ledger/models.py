@@ -9,19 +9,44 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, DateTime, UniqueConstraint
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
+
+UTC = timezone.utc
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment stored as UTC and always read back timezone-aware (UTC), on SQLite (which
+    keeps no offset) as on PostgreSQL (``timestamptz``). A naive value written is taken as UTC;
+    an aware one is converted to UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        return aware.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def _utc_column(nullable: bool = False) -> Any:
-    return Column(DateTime(timezone=True), nullable=nullable)
+    return Column(UTCDateTime(), nullable=nullable)
 
 
 class GameSession(SQLModel, table=True):
-    """One night at one table: seat order, stake, currency and the frozen rule-set snapshot.
+    """One night at one table: seat order, stake, currency and the frozen rule-set snapshot;
+    ``timezone`` is the IANA zone of the phone that started it (pages and PDFs show its times there).
 
     Its secrets live hashed in :class:`AccessKey`. ``last_hand_number`` is bumped in the same transaction that records a hand, which keeps
     hand numbers unique and gap-free under concurrent writers.
@@ -38,6 +63,7 @@ class GameSession(SQLModel, table=True):
     first_dealer: str = Field(max_length=80)
     status: str = Field(default="open", max_length=16)
     last_hand_number: int = Field(default=0)
+    timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     closed_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 
@@ -82,7 +108,7 @@ class Hand(SQLModel, table=True):
     result: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     redeal: bool = False
     status: str = Field(default="counted", max_length=16)
-    idempotency_key: str | None = Field(default=None, max_length=80)
+    idempotency_key: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 

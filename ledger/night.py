@@ -6,9 +6,9 @@ no rule is computed here. All amounts are ``int`` minor units.
 """
 from __future__ import annotations
 
+import re
 import secrets
-import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, update
@@ -18,6 +18,8 @@ from sqlmodel import Session, select
 from ledger import access
 from ledger.access import SYSTEM, Actor
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
+from ledger.money import format_plain
+from ledger.names import clean_name, normalise_entry, normalise_name
 from ledger.report import HandLine, SessionReport
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
 from ledger.rules.describe import describe_hand
@@ -25,9 +27,13 @@ from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_stake, check_table
 from ledger.settlement import SettlementPlan, settle_after_payments
 from ledger.transfers import Transfer
+from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 MAX_NAME = 80
 MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
+MAX_EXACT_TOTAL = 2**53 - 1  # the largest integer JavaScript reads exactly
+MAX_IDEMPOTENCY_KEY = 200
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
 
 
 class NightError(Exception):
@@ -79,16 +85,21 @@ def create_night(
     rules: RuleSet,
     players: Sequence[str],
     first_dealer: str | None = None,
+    timezone: str = DEFAULT_ZONE,
 ) -> tuple[GameSession, str]:
     """Open a session and return it with the host's secret token (stored hashed; the player
     and viewer links and the table code derive from it, see :mod:`ledger.access`).
 
     ``players`` are in seat order (clockwise). ``first_dealer`` defaults to the first seat.
-    Raises :class:`HandError` (``too_few_players``, ``too_many_players``, ``duplicate_player``,
-    ``invalid_stake``, ``unknown_player`` for a first dealer who is not seated).
+    ``timezone`` is the IANA zone of the phone that starts the night (pages and PDFs show its
+    times there). Raises :class:`HandError` (``too_few_players``, ``too_many_players``,
+    ``duplicate_player``, ``invalid_stake``, ``unknown_player`` for a first dealer who is not
+    seated, ``invalid_entry`` with field ``timezone`` for a zone that is not an IANA name).
     """
-    name = _clean_name(name, "name", 120)
-    seated = tuple(_clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
+    if not is_known_zone(timezone):
+        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
+    name = clean_name(name, "name", 120)
+    seated = tuple(clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
     check_table(rules, seated)
     folded: dict[str, int] = {}
     for index, player in enumerate(seated):
@@ -102,7 +113,7 @@ def create_night(
             )
         folded[key] = index
     check_stake(stake_minor)
-    dealer = seated[0] if first_dealer is None else unicodedata.normalize("NFC", first_dealer).strip()
+    dealer = seated[0] if first_dealer is None else normalise_name(first_dealer)
     if dealer not in seated:
         raise HandError("unknown_player", f"The first dealer {dealer} is not seated.", "first_dealer")
     for _attempt in range(5):
@@ -115,13 +126,14 @@ def create_night(
             ruleset=rules.snapshot(),
             players=list(seated),
             first_dealer=dealer,
+            timezone=timezone,
         )
         db.add(night)
         db.flush()
         access.add_keys(db, night, access.table_secrets(token, night.id))
         audit(db, night, SYSTEM, "session_created", after={
             "name": night.name, "players": night.players, "stake_minor": stake_minor,
-            "currency": currency, "ruleset": night.ruleset,
+            "currency": currency, "ruleset": night.ruleset, "timezone": timezone,
         })
         try:
             db.commit()
@@ -130,17 +142,6 @@ def create_night(
             continue
         return night, token
     raise RuntimeError("could not draw unique table secrets")
-
-
-def _clean_name(text: str, field: str, longest: int) -> str:
-    """A display name: NFC-normalised (so accents typed two ways are one name), trimmed, 1 to
-    ``longest`` characters, no control characters. Raises :class:`HandError` ``invalid_entry``."""
-    cleaned = unicodedata.normalize("NFC", text).strip()
-    if not cleaned or len(cleaned) > longest:
-        raise HandError("invalid_entry", f"Names must be 1 to {longest} characters.", field)
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in cleaned):
-        raise HandError("invalid_entry", "Names cannot hold control or invisible characters.", field)
-    return cleaned
 
 
 def find_night(db: Session, session_id: str) -> GameSession | None:
@@ -161,6 +162,17 @@ class Submission:
     idempotency_key: str | None = None
     number: int | None = None
 
+    def normalised(self) -> Submission:
+        """This submission with every name in it (dealer, and all of the entry's texts and
+        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats."""
+        return replace(
+            self,
+            outcome=normalise_entry(self.outcome, "outcome"),
+            hands=normalise_entry(self.hands, "hands"),
+            side_bets=normalise_entry(self.side_bets, "side_bets"),
+            dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
+        )
+
     def entry(self) -> dict[str, Any]:
         out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
         if self.side_bets is not None:
@@ -173,6 +185,7 @@ def preview_hand(night: GameSession, submission: Submission) -> HandResult:
 
     Raises :class:`HandError` exactly as recording would.
     """
+    submission = submission.normalised()
     record = parse_hand(
         players=tuple(night.players),
         stake=night.stake_minor,
@@ -188,18 +201,24 @@ def record_hand(
 ) -> tuple[Hand, bool]:
     """Check, score and store one hand in a single transaction.
 
-    Returns ``(hand, created)``; ``created`` is False when the idempotency key was already
-    used in this session (the stored hand is returned and nothing new is written).
-    Raises :class:`HandError` (422) for an entry the rules refuse; :class:`NightError` 409
-    ``session_closed``, 409 ``hand_number_taken`` (with the ``existing`` hand) or
+    Returns ``(hand, created)``; ``created`` is False when the same request was already
+    recorded under its idempotency key (the stored hand is returned and nothing new is written,
+    even on a closed night). Raises :class:`HandError` (422) for an entry the rules refuse;
+    :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``) for a key that is not
+    1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
+    hand) for a key already used by another request, 409 ``session_closed``, 409 ``hand_number_taken`` (with the ``existing`` hand) or
     ``hand_number_gap`` when ``submission.number`` is not the next number;
     :class:`~ledger.access.AccessDenied` when the actor may not record.
     """
     actor.require("record")
+    check_idempotency_key(submission.idempotency_key)
+    submission = submission.normalised()
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None:
-            return _same_submission(existing, submission), False
+        if existing is not None and _replays(existing, submission):
+            return existing, False
+        if existing is not None and night.status == "open":
+            raise _key_reused(existing)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
     result = preview_hand(night, submission)
@@ -270,16 +289,24 @@ def amend_hand(
     """Replace hand ``number`` (currently at ``version``) by a corrected entry: the old version
     is kept as ``superseded`` and linked, the new one (``version + 1``) counts.
 
-    Returns ``(new version, created)`` (``created`` False on a repeated idempotency key).
-    Raises :class:`HandError` 422 for a refused entry; :class:`NightError` 404
+    Returns ``(new version, created)``; ``created`` is False when this very amendment (same
+    hand, version, dealer and entry) was already saved under its idempotency key: the stored
+    version is returned, even on a closed night. Raises :class:`HandError` 422 for a refused
+    entry; :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``), 409
+    ``idempotency_key_reused`` (with the ``existing`` hand) for a key already used by another
+    request (a recorded hand, another hand or version, other content), 404
     ``hand_not_found``, 409 ``stale_version`` (with the ``current`` hand) when someone amended
     it first, 409 ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
     """
     actor.require("amend")
+    check_idempotency_key(submission.idempotency_key)
+    submission = submission.normalised()
     if submission.idempotency_key:
         existing = _by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None:
+        if existing is not None and _replays(existing, submission, amends=(number, version)):
             return existing, False
+        if existing is not None and night.status == "open":
+            raise _key_reused(existing)
     current = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -306,6 +333,12 @@ def amend_hand(
         db.commit()
     except IntegrityError:
         db.rollback()
+        if submission.idempotency_key:  # a twin of this request was saved at the same moment
+            existing = _by_idempotency_key(db, night, submission.idempotency_key)
+            if existing is not None and _replays(existing, submission, amends=(number, version)):
+                return existing, False
+            if existing is not None:
+                raise _key_reused(existing) from None
         fresh = get_hand(db, night, number)
         raise NightError(409, "stale_version", f"Hand {number} was changed on another phone at the same moment.",
                          "version", {"current": hand_json(fresh), "your_version": version}) from None
@@ -328,14 +361,40 @@ def _take_hand_number(db: Session, night: GameSession) -> int:
     return int(number)
 
 
+def check_idempotency_key(key: str | None) -> None:
+    """A key is stored whole or refused, never cut: 1 to :data:`MAX_IDEMPOTENCY_KEY` printable
+    ASCII characters. Raises :class:`NightError` 422 ``invalid_entry`` (field
+    ``Idempotency-Key``)."""
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise NightError(422, "invalid_entry",
+                         f"An Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters.",
+                         "Idempotency-Key")
+
+
+def _replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
+    """Whether ``submission`` is the very request that stored ``existing`` under its key: the
+    same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
+    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given."""
+    if amends is None:
+        same_kind = existing.version == 1 and submission.number in (None, existing.number)
+    else:
+        same_kind = (existing.number, existing.version) == (amends[0], amends[1] + 1)
+    return (same_kind and existing.entry == submission.entry()
+            and submission.dealer in (None, existing.dealer))
+
+
+def _key_reused(existing: Hand) -> NightError:
+    return NightError(409, "idempotency_key_reused",
+                      "That submission key was already used for another request; send this one with a new key.",
+                      "Idempotency-Key", {"existing": hand_json(existing)})
+
+
 def _same_submission(existing: Hand, submission: Submission) -> Hand:
-    """The hand a repeated idempotency key already recorded, if the repeat carries the same
-    entry; a different entry under a used key is :class:`NightError` 409
-    ``idempotency_key_reused`` (nothing is recorded, nothing is silently dropped)."""
-    if existing.entry != submission.entry():
-        raise NightError(409, "idempotency_key_reused",
-                         "That submission key was already used for a different hand; send the new hand with a new key.",
-                         "Idempotency-Key", {"existing": hand_json(existing)})
+    """The hand a repeated idempotency key already recorded, if the repeat is the same request;
+    anything else under a used key is :class:`NightError` 409 ``idempotency_key_reused``
+    (nothing is recorded, nothing is silently dropped)."""
+    if not _replays(existing, submission):
+        raise _key_reused(existing)
     return existing
 
 
@@ -465,15 +524,22 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
 
 
 def record_payment(
-    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM
+    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
+    *, confirm: bool = False,
 ) -> Payment:
     """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
 
+    Without ``confirm`` the payment must be owed: the payer still owes at least
+    ``amount_minor`` and the payee is still owed at least that much (what is ``outstanding``).
     Raises :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for
-    an unseated player, paying oneself or a non-positive amount; :class:`AccessDenied` for a
-    viewer.
+    an unseated player, paying oneself, a non-positive amount, or one that would take a total
+    past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
+    the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
+    ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
+    :class:`AccessDenied` for a viewer.
     """
     actor.require("pay")
+    payer, payee = normalise_name(payer), normalise_name(payee)
     for field, name in (("from", payer), ("to", payee)):
         if name not in night.players:
             raise NightError(422, "invalid_payment", f"{name} is not seated at this table.", field)
@@ -481,12 +547,41 @@ def record_payment(
         raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
         raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
+    # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
+    db.exec(select(GameSession).where(GameSession.id == night.id).with_for_update()).one()
+    left = outstanding(db, night)
+    _check_owed(night, payer, payee, amount_minor, left, confirm)
+    if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
+        raise NightError(422, "invalid_payment",
+                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
     payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
     db.add(payment)
     db.flush()
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
     return payment
+
+
+def _check_owed(
+    night: GameSession, payer: str, payee: str, amount_minor: int, left: Mapping[str, int], confirm: bool
+) -> None:
+    """:class:`NightError` 422 ``overpayment`` unless ``confirm`` or the payment is owed."""
+    owes, owed = max(-left[payer], 0), max(left[payee], 0)
+    if confirm or amount_minor <= min(owes, owed):
+        return
+    amount = f"{format_plain(amount_minor, night.currency)} {night.currency}"
+    extra = {"owes": owes, "owed": owed, "amount": amount_minor}
+    if owes == 0:
+        message, field = f"{payer} owes nothing; send confirm to record {amount} anyway.", "from"
+    elif owed == 0:
+        message, field = f"{payee} is owed nothing; send confirm to record {amount} anyway.", "to"
+    elif amount_minor > owes:
+        owes_text = f"{format_plain(owes, night.currency)} {night.currency}"
+        message, field = f"{payer} owes only {owes_text}; send confirm to record {amount} anyway.", "amount"
+    else:
+        owed_text = f"{format_plain(owed, night.currency)} {night.currency}"
+        message, field = f"{payee} is owed only {owed_text}; send confirm to record {amount} anyway.", "amount"
+    raise NightError(422, "overpayment", message, field, extra)
 
 
 def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:
@@ -555,6 +650,7 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         stake_minor=night.stake_minor,
         preset=rules.preset,
         created_at=night.created_at,
+        timezone=night.timezone,
         players=tuple(night.players),
         hands=tuple(lines),
         net_minor=net,
@@ -577,6 +673,7 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "players": list(night.players),
         "first_dealer": night.first_dealer,
         "status": night.status,
+        "timezone": night.timezone,
         "created_at": night.created_at.isoformat(),
         "closed_at": night.closed_at.isoformat() if night.closed_at else None,
         "net": balances(db, night),

@@ -36,7 +36,8 @@ class SessionReport:
     ``players`` is the seat order; ``net_minor`` is each player's balance over counted hands;
     ``payments`` is the money already handed over at settle-up (counted payments);
     ``settlement`` is the plan that clears what is still owed (``net_minor`` less the payments);
-    ``settlement_minimal`` says whether that plan is proven minimal or heuristic.
+    ``settlement_minimal`` says whether that plan is proven minimal or heuristic;
+    ``timezone`` is the night's IANA zone, in which its times are shown (``created_at`` is UTC).
     """
 
     name: str
@@ -51,3 +52,4 @@ class SessionReport:
     settlement_minimal: bool = True
     rules_lines: tuple[str, ...] = field(default_factory=tuple)
     payments: tuple[Transfer, ...] = field(default_factory=tuple)
+    timezone: str = "UTC"

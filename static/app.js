@@ -9,6 +9,14 @@
   }
 
   ready(function () {
+    // A night keeps the time zone of the phone that starts it (without JavaScript: UTC).
+    document.querySelectorAll("input[data-phone-timezone]").forEach(function (input) {
+      try {
+        var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        if (zone) input.value = zone;
+      } catch (e) { /* keep UTC */ }
+    });
+
     // Copy a link (data-copy="#input") or a text (data-copy-text), share a link
     // (data-share="#input", only where the phone can share). Delegated, so buttons in a
     // region that live.js swaps in work too.

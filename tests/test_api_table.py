@@ -157,7 +157,8 @@ def test_history_and_exports(client: Any, night_data: dict[str, Any]) -> None:
     t = {"id": body["id"], "host": bearer(body["token"])}
     client.post(url(t, "/hands"), json={"outcome": {"kind": "discard_out", "winner": "=SUM(A1)"}}, headers=t["host"])
     client.post(url(t, "/hands/1/void"), headers=t["host"])
-    client.post(url(t, "/payments"), json={"from": "@me", "to": "Dee", "amount": 7}, headers=t["host"])
+    client.post(url(t, "/payments"), json={"from": "@me", "to": "Dee", "amount": 7, "confirm": True},  # nothing is owed
+                headers=t["host"])
     events = client.get(url(t, "/history"), headers=t["host"]).get_json()["events"]
     assert [e["action"] for e in events] == ["session_created", "hand_recorded", "hand_voided", "payment_recorded"]
     voided = events[2]

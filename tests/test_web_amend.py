@@ -147,3 +147,44 @@ def test_a_void_hand_cannot_be_corrected(client: Any) -> None:
     assert response.status_code == 302 and response.headers["Location"] == f"/s/{session_id}/hands"
     page = client.get(f"/s/{session_id}/hands").get_data(as_text=True)
     assert "Hand 1 is void; record a new hand instead." in flashes(page)
+
+
+def test_finding_3_a_correction_form_posted_again_with_other_content_offers_a_new_correction(client: Any) -> None:
+    session_id = start(client, ABC, "0.25")
+    record_caught_knock(client, session_id)
+    phone = Phone(client, session_id).open(correct_url(session_id, 1, 1)).outcome("knock").next()
+    phone.next(**{"total-2": "4"})
+    assert phone.heading() == "Check payouts", errors_in(phone.page)
+    saved_page = phone.page
+    phone.press(("go", "save"))
+    assert phone.status == 302
+
+    # Back to the saved form, C's total changed again, saved again: a different correction.
+    again = Phone(client, session_id)
+    again.page = saved_page
+    again.press(("go", "save"), **{"total-2": "2"})
+    assert again.status == 409
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", again.page)))
+    assert "already corrected" not in text
+    assert "That correction form already saved version 2 of hand 1" in text
+    assert "Save as a new correction" in text
+    assert again.action() == correct_url(session_id, 1, 2)  # corrects the current version
+    assert re.search(r'name="total-2" value="2"', again.page)  # what was typed is kept
+    old_key = re.search(r'name="key" value="([^"]+)"', saved_page)
+    new_key = re.search(r'name="key" value="([^"]+)"', again.page)
+    assert old_key and new_key and old_key.group(1) != new_key.group(1)
+    assert stored_hand(client, session_id, 1)["version"] == 2  # nothing saved yet
+
+    again.press(("go", "save"))
+    assert again.status == 302
+    stored = stored_hand(client, session_id, 1)
+    assert stored["version"] == 3 and stored["hands"]["C"] == {"total": 2}
+
+    # The very same correction sent again is saved once, not twice.
+    repeat = Phone(client, session_id)
+    repeat.page = saved_page
+    repeat.press(("go", "save"))
+    assert repeat.status == 302
+    page = client.get(f"/s/{session_id}/hands").get_data(as_text=True)
+    assert "Hand 1 was already corrected (saved once, not twice)." in flashes(page)
+    assert stored_hand(client, session_id, 1)["version"] == 3

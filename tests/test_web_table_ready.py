@@ -294,7 +294,10 @@ def test_a_part_payment_shrinks_the_plan_and_a_void_restores_it(night: dict[str,
 
     # any other payment (Rosa hands Dee's share over too)
     other = {"csrf_token": token_of(host), "kind": "other", "from": "Rosa", "to": "Tomás", "amount": "1"}
-    assert host.post(f"/s/{sid}/payments", data=other).status_code == 302
+    asked = host.post(f"/s/{sid}/payments", data=other)  # more than Rosa owes: asked first (issue 7, finding 11)
+    assert asked.status_code == 422
+    assert "Rosa owes only $0.50. Record $1.00 anyway?" in html.unescape(asked.get_data(as_text=True))
+    assert host.post(f"/s/{sid}/payments", data=other | {"confirm": "yes"}).status_code == 302
     assert plan_lines(host.get(f"/s/{sid}/settle").get_data(as_text=True)) == [
         "Dee pays Rosa $0.50"]
     # the host voids the $0.20 part payment: Marcus owes it again

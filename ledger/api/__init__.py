@@ -35,6 +35,7 @@ from ledger import access, export
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
+from ledger.names import normalise_entry
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
 from ledger.settlement import UnbalancedError, settle
@@ -118,7 +119,7 @@ def authorised_night(session_id: str, action: str = "read") -> GameSession:
 @bp.post("/score")
 def score() -> Any:
     """One §8.1 entry → 200 §8.2 result, or 422 ``{"error": §9.1 code, ...}``."""
-    result = score_entry(json_body())
+    result = score_entry(normalise_entry(json_body()))
     return jsonify(result.to_json())
 
 
@@ -148,6 +149,7 @@ def create_session() -> Any:
         rules=rules,
         players=data["players"],
         first_dealer=data["first_dealer"],
+        timezone=data["timezone"],
     )
     body = ledger_night.session_json(get_session(), night)
     body["token"] = token
@@ -217,7 +219,7 @@ def _submission(data: dict[str, Any]) -> Submission:
         hands=body["hands"],
         side_bets=body["side_bets"],
         dealer=body["dealer"],
-        idempotency_key=key[:80] if key else None,
+        idempotency_key=key or None,  # stored whole or refused (ledger.night.check_idempotency_key)
         number=body["number"],
     )
 
@@ -309,12 +311,14 @@ def list_payments(session_id: str) -> Any:
 
 @bp.post("/sessions/<session_id>/payments")
 def record_payment(session_id: str) -> Any:
-    """``{"from", "to", "amount"}`` (int minor units, partial allowed) → 201 the payment and
-    what is still ``outstanding``."""
+    """``{"from", "to", "amount", "confirm"?}`` (int minor units, partial allowed) → 201 the
+    payment and what is still ``outstanding``; 422 ``overpayment`` for more than is owed
+    unless ``"confirm": true``."""
     night, actor = authorised(session_id, "pay")
     data = load(PaymentSchema(), json_body())
     db = get_session()
-    payment = ledger_night.record_payment(db, night, data["payer"], data["payee"], data["amount"], actor)
+    payment = ledger_night.record_payment(db, night, data["payer"], data["payee"], data["amount"], actor,
+                                          confirm=data["confirm"])
     return jsonify(ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}), 201
 
 

@@ -6,10 +6,12 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
 from ledger.money import minor_digits
+from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 
 class SessionCreateSchema(Schema):
-    """``POST /api/v1/sessions``: ``stake`` is an int in minor units of ``currency``."""
+    """``POST /api/v1/sessions``: ``stake`` is an int in minor units of ``currency``;
+    ``timezone`` an IANA zone name (default ``UTC``)."""
 
     class Meta:
         unknown = RAISE
@@ -20,6 +22,12 @@ class SessionCreateSchema(Schema):
     ruleset = fields.Dict(load_default=dict)
     players = fields.List(fields.String(), required=True)
     first_dealer = fields.String(load_default=None, allow_none=True)
+    timezone = fields.String(load_default=DEFAULT_ZONE)
+
+    @validates("timezone")
+    def _timezone(self, value: str, **_: Any) -> None:
+        if not is_known_zone(value):
+            raise ValidationError("Send an IANA time zone name such as Europe/Paris.")
 
     @validates("currency")
     def _currency(self, value: str, **_: Any) -> None:
@@ -43,7 +51,8 @@ class HandCreateSchema(Schema):
 
 
 class PaymentSchema(Schema):
-    """``POST /api/v1/sessions/{id}/payments``: ``amount`` in minor units."""
+    """``POST /api/v1/sessions/{id}/payments``: ``amount`` in minor units; ``confirm`` (JSON
+    boolean, default false) records a payment beyond what is owed (else 422 ``overpayment``)."""
 
     class Meta:
         unknown = RAISE
@@ -51,6 +60,7 @@ class PaymentSchema(Schema):
     payer = fields.String(required=True, data_key="from")
     payee = fields.String(required=True, data_key="to")
     amount = fields.Integer(required=True, strict=True)
+    confirm = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # record an overpayment anyway
 
 
 class SettleSchema(Schema):

@@ -3,7 +3,7 @@
 ``render_session_summary(report, locale=...)`` turns a :class:`~ledger.report.SessionReport`
 into PDF bytes (reportlab platypus). The document holds, in order:
 
-* the session name, date (UTC), players in seat order, stake, currency, rules preset and
+* the session name, date (in the night's time zone), players in seat order, stake, currency, rules preset and
   rules lines;
 * the final net per player and the settle-up plan ("Marcus pays Dee $5.25");
 * a running-balance line chart per player over the counted hands;
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from xml.sax.saxutils import escape
 
-from babel.dates import format_date, format_time
+from babel.dates import format_date, format_time, get_timezone_name
 from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib import colors
@@ -58,6 +58,7 @@ from reportlab.platypus import (
 
 from ledger.money import format_minor
 from ledger.report import HandLine, SessionReport
+from ledger.zones import zone
 
 __all__ = ["render_session_summary"]
 
@@ -381,12 +382,17 @@ class _Money:
         return f'<font color="{_hex(colour)}">{text}</font>'
 
 
-def _when(created_at: datetime, locale: str) -> str:
+def _when(created_at: datetime, locale: str, zone_name: str = "UTC") -> str:
+    """The night's start in its own zone, naming it: ``"January 2, 2026, 11:30 PM PST
+    (America/Los_Angeles)"`` (just ``UTC`` for a UTC night)."""
+    place = zone(zone_name)
     moment = created_at if created_at.tzinfo else created_at.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone(timezone.utc)
+    moment = moment.astimezone(place)
     day = format_date(moment.date(), format="long", locale=locale)
-    clock = format_time(moment, format="short", tzinfo=timezone.utc, locale=locale)
-    return f"{day}, {clock} UTC"
+    clock = format_time(moment, format="short", tzinfo=place, locale=locale)
+    short = get_timezone_name(moment, "short", locale=locale)
+    named = short if place.key == "UTC" else f"{short} ({place.key})"
+    return f"{day}, {clock} {named}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -409,7 +415,7 @@ def _header(
         for i, p in enumerate(report.players, 1)
     )
     rows = [
-        ("Date", _esc(_when(report.created_at, locale))),
+        ("Date", _esc(_when(report.created_at, locale, report.timezone))),
         ("Players", seats or "\u2014"),
         ("Stake", _esc(money(report.stake_minor))),
         ("Currency", _esc(report.currency)),
@@ -858,8 +864,8 @@ def render_session_summary(report: SessionReport, *, locale: str = "en_US") -> b
     Layout: A4 portrait for up to 5 players; A4 landscape with a smaller table font for more
     (7 pt up to 8 players, 6.5 pt beyond). ``locale`` (a Babel locale id such as ``"en_US"``
     or ``"de_DE"``) drives the money format (``ledger.money.format_minor``; a 0 amount is shown
-    as an en dash) and the date, which is shown in UTC (a naive ``created_at`` is taken as
-    UTC). Labels are English. All text is real, extractable text; names and other free text
+    as an en dash) and the date, which is shown in ``report.timezone`` naming the zone (a naive
+    ``created_at`` is taken as UTC). Labels are English. All text is real, extractable text; names and other free text
     are escaped, so any string is shown literally. The PDF metadata title is the session name.
 
     Raises ``ValueError`` if the report is not a coherent statement: duplicate player names, a

@@ -21,7 +21,7 @@ from ledger.night import NightError
 from ledger.rules import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
-from ledger.web.entry_form import HandForm
+from ledger.web.entry_form import HandForm, new_key
 from ledger.web.record import Flow, headline, render_step, run_step, stored_hand_view
 
 MAX_ID = 2**31 - 1
@@ -96,6 +96,8 @@ def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version
             return _stale(night, form, err, flow)
         if err.code == "hand_not_found":
             abort(404)
+        if err.code == "idempotency_key_reused":
+            return _new_correction(night, form, err)
         flash(err.message, "error")
         return redirect(url_for("web.history", session_id=night.id))
     if created:
@@ -103,6 +105,43 @@ def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version
     else:
         flash(f"Hand {number} was already corrected (saved once, not twice).", "info")
     return redirect(url_for("web.history", session_id=night.id) + f"#hand-{number}")
+
+
+def _new_correction(night: GameSession, form: HandForm, err: NightError) -> Any:
+    """This correction form already saved a correction (browser Back, changed, saved again) and
+    this one is different: show what it saved and offer to save this entry as a new correction
+    of the current version, with a fresh key. Nothing is saved until the host says so."""
+    number = int(form.number or 0)
+    try:
+        current = ledger_night.get_hand(get_session(), night, number)
+    except NightError:
+        abort(404)
+    if current.status == "voided":
+        flash(f"Hand {number} is void; record a new hand instead.", "error")
+        return redirect(url_for("web.history", session_id=night.id))
+    existing = err.extra.get("existing") if isinstance(err.extra.get("existing"), dict) else {}
+    form.key = new_key()
+    flow = Flow(
+        action=url_for("web.amend", session_id=night.id, number=number, version=current.version),
+        cancel=url_for("web.history", session_id=night.id),
+        save_label=f"Save correction to hand {number}",
+        amend={"number": number, "version": current.version},
+    )
+    conflict = {
+        "title": f"This correction form was saved before (hand {number})",
+        "message": (f"That correction form already saved version {existing.get('version', current.version)} "
+                    f"of hand {number}; the entry below is different and is not saved yet."),
+        "existing": stored_hand_view(night, existing) if existing else None,
+        "hint": f"Same correction? Nothing more to do. A different one? Save it as a new correction of version "
+                f"{current.version}.",
+        "save_label": "Save as a new correction",
+        "number": number,
+    }
+    submission = form.submission()
+    assert submission is not None  # the same form was just scored by amend_hand
+    result = ledger_night.preview_hand(night, submission)
+    return render_step(night, form, "preview", flow, result=result, outcome=submission.outcome,
+                       conflict=conflict, status=409)
 
 
 def _stale(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:

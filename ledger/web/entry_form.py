@@ -52,7 +52,6 @@ STEP_BUTTONS = {
     "side": "Next: side pot",
     "preview": "Check payouts",
 }
-KEY_LENGTH = 80
 CARD_TEXT = 12
 SPLIT_TYPED = re.compile(r"[\s,;]+")
 WHOLE = re.compile(r"[0-9]{1,4}")
@@ -141,7 +140,7 @@ class HandForm:
         return cls(
             players=seated,
             rules=rules,
-            key=(form.get("key") or "")[:KEY_LENGTH] or new_key(),
+            key=form.get("key") or new_key(),  # whole: a key is never cut (the ledger refuses a bad one)
             number=int(form["number"]) if (form.get("number") or "").isdigit() and len(form["number"]) < 9 else None,
             kind=kind if kind in OUTCOMES + OPTIONAL_OUTCOMES else None,
             dealer=seat(form.get("dealer")),

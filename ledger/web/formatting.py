@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from flask import current_app
+from babel.dates import format_datetime
+from flask import current_app, has_request_context, request
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
+from ledger.db import get_session
+from ledger.models import GameSession
 from ledger.money import format_minor, format_plain
 from ledger.rules import Card, InvalidCard
 from ledger.web.blueprint import bp
+from ledger.zones import zone
 
 
 def money(amount_minor: int, currency: str) -> str:
@@ -74,13 +80,30 @@ def iso_time(moment: datetime) -> str:
 
 
 @bp.app_template_filter("clock")
-def clock(moment: datetime) -> str:
-    """``"21:04 UTC"``: the server's fallback text; ``live.js`` rewrites it in the phone's zone."""
-    return _utc(moment).strftime("%a %H:%M UTC")
+@pass_context
+def clock(context: Context, moment: datetime) -> str:
+    """``"Fri 23:30 PST"``: the time in the zone of the page's ``night`` (UTC on a page without
+    one), naming the zone, as pages without JavaScript show it; ``live.js`` rewrites it in the
+    phone's own zone."""
+    night = context.get("night") or _night_of_request()
+    return local_clock(moment, getattr(night, "timezone", None))
+
+
+def _night_of_request() -> GameSession | None:
+    """The night whose page this is (macros imported without context do not see ``night``);
+    already in the request's session, so no query is made."""
+    session_id = (request.view_args or {}).get("session_id") if has_request_context() else None
+    return get_session().get(GameSession, session_id) if isinstance(session_id, str) else None
+
+
+def local_clock(moment: datetime, zone_name: str | None) -> str:
+    """``local_clock(t, "America/Los_Angeles") == "Fri 23:30 PST"`` (Babel, the app's ``LOCALE``)."""
+    locale = current_app.config.get("LOCALE", "en_US")
+    return format_datetime(_utc(moment), "EEE HH:mm zzz", tzinfo=zone(zone_name), locale=locale)
 
 
 def _utc(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes for values that were stored as UTC
+    # stored times come back aware (ledger.models.UTCDateTime); a naive one is taken as UTC
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 

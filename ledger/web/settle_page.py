@@ -17,6 +17,7 @@ from ledger.access import Actor
 from ledger.db import get_session
 from ledger.models import GameSession
 from ledger.money import parse_amount
+from ledger.names import normalise_name
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
 from ledger.web import live
@@ -52,7 +53,8 @@ def _render(night: GameSession, actor: Actor, pay_form: dict[str, str] | None = 
 @bp.post("/s/<session_id>/payments")
 def pay(session_id: str) -> Any:
     """Mark money as handed over: a line of the plan (``kind=plan``, at most what that line
-    still owes, so two phones cannot both mark it), or any other payment (``kind=other``)."""
+    still owes, so two phones cannot both mark it), or any other payment (``kind=other``).
+    A payment beyond what is owed is asked about first (``confirm=yes`` records it anyway)."""
     night, actor = authorised(session_id, "pay")
     db = get_session()
     typed = {k: request.form.get(k, "")[:40] for k in ("from", "to", "amount", "kind")}
@@ -81,9 +83,16 @@ def pay(session_id: str) -> Any:
                      "Use “Another payment” for anything else.")
     if error is not None or payer is None or payee is None:
         return _render(night, actor, typed | {"error": error or ""}, 422)
+    confirm = typed["kind"] == "other" and request.form.get("confirm") == "yes"
     try:
-        ledger_night.record_payment(db, night, payer, payee, amount, actor)
+        ledger_night.record_payment(db, night, payer, payee, amount, actor, confirm=confirm)
     except NightError as err:
+        if err.code == "overpayment" and typed["kind"] == "plan":  # the plan moved under this phone
+            error = f"{payer} no longer owes {payee} that much: the plan has changed (another phone?)."
+            return _render(night, actor, typed | {"error": error}, err.status)
+        if err.code == "overpayment":
+            question = _overpayment_question(night, payer, payee, amount, err)
+            return _render(night, actor, typed | {"error": question, "confirm": "yes"}, err.status)
         return _render(night, actor, typed | {"error": err.message}, err.status)
     flash(f"{payer} paid {payee} {money(amount, night.currency)}.", "success")
     return redirect(url_for("web.settle", session_id=night.id))
@@ -124,5 +133,19 @@ def close(session_id: str) -> Any:
     return redirect(url_for("web.settle", session_id=night.id))
 
 
+def _overpayment_question(night: GameSession, payer: str, payee: str, amount: int, err: NightError) -> str:
+    """``"Rosa owes only $2.00. Record $5.00 anyway?"``: the question before an overpayment."""
+    owes, owed = int(err.extra.get("owes", 0)), int(err.extra.get("owed", 0))
+    paid = money(amount, night.currency)
+    if owes == 0:
+        return f"{payer} owes nothing. Record {paid} anyway?"
+    if owed == 0:
+        return f"{payee} is owed nothing. Record {paid} anyway?"
+    if amount > owes:
+        return f"{payer} owes only {money(owes, night.currency)}. Record {paid} anyway?"
+    return f"{payee} is owed only {money(owed, night.currency)}. Record {paid} anyway?"
+
+
 def _seated(night: GameSession, name: str | None) -> str | None:
-    return name if name in night.players else None
+    cleaned = normalise_name(name) if isinstance(name, str) else None
+    return cleaned if cleaned in night.players else None

@@ -29,6 +29,7 @@ from ledger.rules import PRESETS, HandError
 from ledger.rules.ruleset import TOGGLES
 from ledger.db import get_session
 from ledger.web.house_rules import RulesChoice, key_for
+from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 CURRENCIES: tuple[str, ...] = (
     "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "PHP", "TRY", "INR", "LAK", "JPY", "MXN",
@@ -65,6 +66,7 @@ class StartForm:
     rules: RulesChoice = field(default_factory=RulesChoice.default)
     go: str = "start"
     seats_shown: int = SEATS
+    timezone: str = DEFAULT_ZONE  # the phone's IANA zone, filled in by app.js; UTC without JavaScript
 
     @classmethod
     def from_form(cls, form: Mapping[str, str]) -> StartForm:
@@ -83,6 +85,8 @@ class StartForm:
             rules=RulesChoice.from_form(form),
             go=go if go in ("rules", "add_seat") else "start",
             seats_shown=min(int(shown), SEAT_LIMIT) if shown.isdigit() else SEATS,
+            # a zone this server does not know (a newer tz database on the phone) falls back to UTC
+            timezone=tz if is_known_zone(tz := form.get("timezone")) else DEFAULT_ZONE,
         )
         if made.go == "add_seat":
             made.seats_shown = min(made.seat_total + 1, SEAT_LIMIT)
@@ -155,6 +159,7 @@ class StartForm:
                 rules=self.rules.ruleset,
                 players=[self.players[i] for i in seats],
                 first_dealer=self.players[dealer_seat].strip(),
+                timezone=self.timezone,
             )
         except HandError as err:
             message = err.message

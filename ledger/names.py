@@ -1,0 +1,88 @@
+"""Names of nights and players: one cleaning for every place a name is given (starting a
+night, every name inside a hand's §8.1 entry, a dealer, a payment's ``from``/``to``).
+
+A name is NFC-normalised and trimmed, so an accent typed two ways (``é`` or ``e`` + combining
+accent) is one name. It is then read as grapheme clusters (``regex``'s ``\\X``, Unicode
+UAX #29): every cluster must start with a visible character; zero-width joiner and non-joiner
+(U+200D, U+200C) and tag characters (flags of subdivisions) are accepted inside a cluster, so
+``علی‌رضا``, ``👩‍💻 Dana`` and ``🏳️‍🌈 Sam`` are names. Any other format character (bidi
+overrides, embeddings and isolates, zero-width space, BOM...), control, private-use,
+surrogate or unassigned code point is refused, as is a name of invisible characters only.
+
+Pure domain code: no Flask.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import regex
+
+from ledger.rules.errors import HandError
+
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+INVISIBLE_STARTS = REFUSED_CATEGORIES | {"Mn", "Mc", "Me", "Zs", "Zl", "Zp"}
+JOINERS = frozenset({"\u200c", "\u200d"})
+GRAPHEME = regex.compile(r"\X")
+
+
+def _joins_a_cluster(ch: str) -> bool:
+    """A format character that may sit inside a grapheme cluster: ZWNJ, ZWJ, or a tag."""
+    return ch in JOINERS or "\U000e0020" <= ch <= "\U000e007f"
+
+
+def normalise_name(text: str) -> str:
+    """``text`` NFC-normalised and trimmed: the form every name is compared and stored in."""
+    return unicodedata.normalize("NFC", text).strip()
+
+
+def has_hidden_characters(name: str) -> bool:
+    """Whether a (normalised) name holds a character that is not part of a visible grapheme
+    cluster: see the module docstring."""
+    for cluster in GRAPHEME.findall(name):
+        head = unicodedata.category(cluster[0])
+        if head == "Zs" and len(cluster) == 1:  # a space between words
+            continue
+        if head in INVISIBLE_STARTS:
+            return True
+        for ch in cluster[1:]:
+            if unicodedata.category(ch) in REFUSED_CATEGORIES and not _joins_a_cluster(ch):
+                return True
+        tags = [ch for ch in cluster if "\U000e0020" <= ch <= "\U000e007f"]
+        # tag characters only spell a flag: a black flag, tag letters, then CANCEL TAG
+        if tags and not (cluster[0] == "\U0001f3f4" and cluster.endswith("\U000e007f")):
+            return True
+    return False
+
+
+def clean_name(text: str, field: str, longest: int) -> str:
+    """A display name (a night's or a player's): normalised, 1 to ``longest`` characters, with
+    no hidden characters. Raises :class:`HandError` ``invalid_entry`` naming ``field``."""
+    cleaned = normalise_name(text)
+    if not cleaned or len(cleaned) > longest:
+        raise HandError("invalid_entry", f"Names must be 1 to {longest} characters.", field)
+    if has_hidden_characters(cleaned):
+        raise HandError("invalid_entry", "Names cannot hold control or invisible characters.", field)
+    return cleaned
+
+
+def normalise_entry(value: Any, path: str = "") -> Any:
+    """A raw JSON entry (a hand's ``outcome``, ``hands`` or ``side_bets``) with every text and
+    every object key normalised like a name, so the names in it (winner, knocker, claimants,
+    the ``hands`` keys, side-bet players...) match the seated ones. Card texts and other words
+    are ASCII or symbols that normalising leaves as they are. Raises :class:`HandError`
+    ``invalid_entry`` when two keys of one object become the same name."""
+    if isinstance(value, str):
+        return normalise_name(value)
+    if isinstance(value, list):
+        return [normalise_entry(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            name = normalise_name(key) if isinstance(key, str) else key
+            where = f"{path}.{name}" if path else str(name)
+            if name in out:
+                raise HandError("invalid_entry", f"{name} is named twice.", where)
+            out[name] = normalise_entry(item, where)
+        return out
+    return value
