@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
+from ledger.db import begin_write
 from ledger.models import AccessKey, GameSession
 
 ROLES = ("host", "player", "viewer")
@@ -154,6 +155,7 @@ def join_by_code(db: Session, code: str, device: str = "") -> tuple[GameSession,
     if night is None or night.status != "open":
         return None
     token = secrets.token_urlsafe(24)
+    begin_write(db)
     db.add(AccessKey(session_id=night.id, role="player", kind="device", secret_hash=hash_secret(token),
                      label=(device or "phone")[:120]))
     db.commit()

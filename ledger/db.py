@@ -1,11 +1,25 @@
 """Database engine and per-request sessions (SQLite by default, PostgreSQL via psycopg 3).
 
 ``init_app(app)`` builds one engine from ``app.config["DATABASE_URL"]`` (an SQLAlchemy URL) and
-brings the schema up to date with the alembic migrations in ``ledger/migrations``. SQLite runs in WAL mode with foreign keys on, a busy timeout, and every
-transaction opened with ``BEGIN IMMEDIATE`` so concurrent writers queue instead of failing.
+brings the schema up to date with the alembic migrations in ``ledger/migrations``. SQLite runs in
+WAL mode with foreign keys on and a busy timeout.
+
+Short, fair writes: a request reads in an ordinary (deferred) transaction, so authenticating,
+parsing and scoring never hold a lock. Just before its first write it calls
+:func:`begin_write`, which ends the read transaction and opens a write transaction. On SQLite
+that is ``BEGIN IMMEDIATE`` behind a process-wide first-come-first-served writer lock
+(:class:`FairLock`): the threads of one process queue in order instead of spinning in SQLite's
+busy handler, and SQLite's own lock (with its busy timeout) still guards between processes.
+The writer lock is released when the transaction ends (commit, rollback or close). On
+PostgreSQL :func:`begin_write` only ends the read transaction: row locks (``FOR UPDATE``, the
+hand counter's ``UPDATE``) queue the writers.
 """
 from __future__ import annotations
 
+import threading
+import warnings
+import weakref
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +33,98 @@ from sqlmodel import Session, create_engine
 from ledger import models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 SQLITE_BUSY_TIMEOUT_MS = 15000
+
+
+class FairLock:
+    """A lock granted in the order it was asked for (first come, first served), unlike
+    :class:`threading.Lock`, which lets a thread that just released it take it again."""
+
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._waiting: deque[threading.Lock] = deque()
+        self._held = False
+
+    def acquire(self) -> None:
+        with self._mutex:
+            if not self._held and not self._waiting:
+                self._held = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by the holder handing the lock over; ``_held`` stays True
+
+    def release(self) -> None:
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().release()
+            else:
+                self._held = False
+
+
+class LedgerSession(Session):
+    """The request's session: reads in deferred transactions; :meth:`begin_write` before the
+    first write (see the module's notes). Ends of transactions release the writer lock."""
+
+    _writer_lock: FairLock | None = None
+
+    def begin_write(self) -> None:
+        """End the read transaction (nothing may be pending) and open a write transaction: on
+        SQLite ``BEGIN IMMEDIATE`` behind the process's :class:`FairLock`. Calling it again in
+        the same write transaction changes nothing."""
+        if self._writer_lock is not None:
+            return
+        if self.new or self.dirty or self.deleted:
+            raise RuntimeError("begin_write() must come before the request's first change")
+        if self.in_transaction():
+            self.commit()  # a read-only transaction: nothing to write, objects stay loaded
+        lock: FairLock | None = _WRITER_LOCKS.get(self.get_bind())
+        if lock is None:
+            return
+        lock.acquire()
+        self._writer_lock = lock
+        _intent.write = True
+        try:
+            self.connection()  # BEGIN IMMEDIATE now (see ``_configure_sqlite``)
+        except BaseException:
+            self._release()
+            raise
+        finally:
+            _intent.write = False
+
+    def _release(self) -> None:
+        lock, self._writer_lock = self._writer_lock, None
+        if lock is not None:
+            lock.release()
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        finally:
+            self._release()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self._release()
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._release()
+
+
+_WRITER_LOCKS: weakref.WeakKeyDictionary[Any, FairLock] = weakref.WeakKeyDictionary()  # SQLite engines
+_intent = threading.local()  # ``write`` is True while begin_write() opens its transaction
+
+
+def begin_write(db: Session) -> None:
+    """Mark where a request starts writing (see :meth:`LedgerSession.begin_write`); a no-op for
+    a session of another kind (alembic's, a script's)."""
+    if isinstance(db, LedgerSession):
+        db.begin_write()
 
 
 def make_engine(url: str) -> Engine:
@@ -47,9 +153,23 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.close()
 
+    _WRITER_LOCKS[engine] = FairLock()
+
     @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # reads take no lock; a write transaction takes SQLite's write lock at once
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if getattr(_intent, "write", False) else "BEGIN")
+
+
+@event.listens_for(LedgerSession, "before_flush")
+def _unmarked_write(session: Session, _context: Any, _instances: Any) -> None:
+    """A change flushed without :func:`begin_write` would upgrade a read transaction to a write
+    (which SQLite may refuse at once when another writer committed meanwhile): warn, so the
+    tests (warnings are errors) point at the path to mark."""
+    if isinstance(session, LedgerSession) and session._writer_lock is None \
+            and _WRITER_LOCKS.get(session.get_bind()) is not None:
+        warnings.warn("a write without db.begin_write(): mark where the request starts writing",
+                      RuntimeWarning, stacklevel=2)
 
 
 def migrations_config() -> Config:
@@ -61,14 +181,21 @@ def migrations_config() -> Config:
 def upgrade(engine: Engine) -> None:
     """Apply every pending migration (alembic ``upgrade head``) in one transaction."""
     config = migrations_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    _intent.write = True  # on SQLite: BEGIN IMMEDIATE, so processes starting together queue
+    try:
+        with engine.begin() as connection:
+            _intent.write = False
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    finally:
+        _intent.write = False
 
 
 def init_app(app: Flask) -> None:
     engine = make_engine(app.config["DATABASE_URL"])
     upgrade(engine)
+    if engine.url.database not in (None, "", ":memory:"):
+        engine.dispose()  # no connection outlives start-up: gunicorn --preload forks after this
     app.extensions["ledger.engine"] = engine
     app.teardown_appcontext(_close_session)
 
@@ -77,10 +204,10 @@ def get_engine() -> Engine:
     return current_app.extensions["ledger.engine"]
 
 
-def get_session() -> Session:
+def get_session() -> LedgerSession:
     """The request's database session (one per app context, closed at teardown)."""
     if "db_session" not in g:
-        g.db_session = Session(get_engine(), expire_on_commit=False)
+        g.db_session = LedgerSession(get_engine(), expire_on_commit=False)
     return g.db_session
 
 

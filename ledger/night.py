@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ledger import access
+from ledger.db import begin_write
 from ledger.access import SYSTEM, Actor
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
 from ledger.money import format_plain
@@ -117,6 +118,7 @@ def create_night(
     if dealer not in seated:
         raise HandError("unknown_player", f"The first dealer {dealer} is not seated.", "first_dealer")
     for _attempt in range(5):
+        begin_write(db)
         token = access.new_host_token()
         night = GameSession(
             id=secrets.token_urlsafe(9),
@@ -222,11 +224,12 @@ def record_hand(
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
     result = preview_hand(night, submission)
-    dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
-    if dealer not in night.players:
-        raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
+    if submission.dealer is not None and submission.dealer not in night.players:
+        raise HandError("unknown_player", f"The dealer {submission.dealer} is not seated at this table.", "dealer")
+    begin_write(db)  # checked and scored: only now take the write lock
     try:
         number = _take_hand_number(db, night)
+        dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
         if submission.idempotency_key:
             # the counter's row lock has queued this request behind any twin of it: look again
             existing = _by_idempotency_key(db, night, submission.idempotency_key)
@@ -307,6 +310,7 @@ def amend_hand(
             return existing, False
         if existing is not None and night.status == "open":
             raise _key_reused(existing)
+    begin_write(db)
     current = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -411,6 +415,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     409 ``session_closed``; :class:`AccessDenied` unless host.
     """
     actor.require("void")
+    begin_write(db)
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -442,6 +447,7 @@ def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameS
     actor.require("close")
     if night.status == "closed":
         return night
+    begin_write(db)
     night.status = "closed"
     night.closed_at = utcnow()
     db.add(night)
@@ -548,6 +554,7 @@ def record_payment(
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
         raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
     # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
+    begin_write(db)
     db.exec(select(GameSession).where(GameSession.id == night.id).with_for_update()).one()
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
@@ -588,6 +595,7 @@ def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor 
     """Void a recorded payment (kept, stops counting). Raises :class:`NightError` 404
     ``payment_not_found``; :class:`AccessDenied` unless host."""
     actor.require("void_payment")
+    begin_write(db)
     payment = db.get(Payment, payment_id)
     if payment is None or payment.session_id != night.id:
         raise NightError(404, "payment_not_found", f"This night has no payment {payment_id}.", "id")

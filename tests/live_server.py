@@ -3,6 +3,7 @@
 (:class:`JoinedServer`, for the browser tests); and a tiny JSON HTTP client (standard library)."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -76,13 +77,17 @@ class ServerProcess:
 def call(base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
          timeout: float = 60) -> tuple[int, Any]:
     """One JSON request; returns ``(status, parsed body)``. Connection failures raise
-    ``OSError`` (``urllib.error.URLError`` is one)."""
+    ``OSError`` (``urllib.error.URLError`` is one; so is an answer cut short)."""
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method, headers={
         "Content-Type": "application/json", **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read() or b"null")
+            try:
+                raw = response.read()
+            except http.client.IncompleteRead as err:  # the server died mid-answer: no answer
+                raise ConnectionError(f"connection closed mid-answer: {err!r}") from err
+            return response.status, json.loads(raw or b"null")
     except urllib.error.HTTPError as err:
         raw = err.read()
         try:
