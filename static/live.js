@@ -1,6 +1,7 @@
 /* Tonk Ledger live pages: the part of a page marked data-live-region follows what the other
-   phones do. Every 2 s while the tab is visible it asks /s/<id>/state?since=<version>; when
-   the night's version moved, the server sends the region re-rendered and a line of news.
+   phones do. Every 2 s while the tab is visible it asks /s/<id>/state?since=<version>, sending
+   the last answer's ETag in If-None-Match: an empty 304 means nothing changed; when the night's
+   version moved, the server sends the region re-rendered and a line of news.
    Without this file the page shows a Refresh link instead. */
 (function () {
   "use strict";
@@ -29,6 +30,7 @@
     var status = document.querySelector("[data-live-status]");
     var refresh = document.querySelector("[data-live-refresh]");
     var timer = null;
+    var etag = null; // the ETag of the last answer shown: the server says 304 while it holds
     var busy = false;
     var failures = 0;
     var stopped = false;
@@ -78,13 +80,15 @@
       region.querySelectorAll("[data-share]").forEach(function (b) { if (navigator.share) b.hidden = false; });
     }
 
+    // Shows the answer; true when the page now shows the answer's version.
     function apply(body) {
-      if (String(body.version) === version || !body.regions) return;
-      if (editing()) return; // try again next time: version stays as it was
+      if (String(body.version) === version || !body.regions) return String(body.version) === version;
+      if (editing()) return false; // try again next time: version stays as it was
       swap(body.regions.main);
       version = String(body.version);
       region.setAttribute("data-live-version", version);
       news(body.news);
+      return true;
     }
 
     function schedule(delay) {
@@ -96,18 +100,26 @@
       if (busy || stopped || document.hidden) return;
       busy = true;
       var sep = url.indexOf("?") < 0 ? "?" : "&";
+      var headers = { Accept: "application/json" };
+      if (etag) headers["If-None-Match"] = etag;
       fetch(url + sep + "since=" + encodeURIComponent(version), {
-        credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" }
+        credentials: "same-origin", cache: "no-store", headers: headers
       }).then(function (response) {
         if (response.status === 403 || response.status === 404) {
           stopped = true;
           throw new Error("gone");
         }
+        if (response.status === 304) return null; // nothing changed since the last answer
         if (!response.ok) throw new Error("HTTP " + response.status);
-        return response.json();
-      }).then(function (body) {
+        var tag = response.headers.get("ETag");
+        return response.json().then(function (body) { return { body: body, tag: tag }; });
+      }).then(function (answer) {
         failures = 0;
-        apply(body);
+        if (answer) {
+          // keep the tag only once the page shows this version (a region held back while typing
+          // must be fetched again)
+          if (apply(answer.body)) etag = answer.tag;
+        }
         say("Live", "ok");
       }).catch(function () {
         failures += 1;

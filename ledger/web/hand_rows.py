@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from ledger import night as ledger_night
 from ledger.models import AuditEvent, GameSession, Hand
 from ledger.rules.describe import describe_hand
 
@@ -39,14 +38,31 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
     }
 
 
-def history_rows(db: Session, night: GameSession) -> list[dict[str, Any]]:
-    """Every hand number, newest first: its current version (counted or voided) with
-    ``recorded`` and ``voided_by`` stamps, and ``earlier``: the versions it replaced, oldest
-    first, each with who recorded it and who replaced it."""
+PER_PAGE = 50
+
+
+def page_count(night: GameSession) -> int:
+    """How many pages of :data:`PER_PAGE` hand numbers the history has (at least one)."""
+    return max(1, -(-night.last_hand_number // PER_PAGE))
+
+
+def history_rows(db: Session, night: GameSession, page: int = 1) -> list[dict[str, Any]]:
+    """The hand numbers of history page ``page`` (1 is the newest :data:`PER_PAGE`), newest
+    first: each one's current version (counted or voided) with ``recorded`` and ``voided_by``
+    stamps, and ``earlier``: the versions it replaced, oldest first, each with who recorded it
+    and who replaced it. Only that page's hands and audit events are read."""
+    high = night.last_hand_number - (page - 1) * PER_PAGE
+    low = max(1, high - PER_PAGE + 1)
+    if high < 1:
+        return []
     versions: dict[int, list[Hand]] = {}
-    for hand in ledger_night.hands_of(db, night, all_versions=True):
+    hands = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number >= low, Hand.number <= high)
+                    .order_by(Hand.number, Hand.version))  # type: ignore[arg-type]
+    for hand in hands:
         versions.setdefault(hand.number, []).append(hand)
-    made, voided = _hand_events(ledger_night.history(db, night))
+    made, voided = _hand_events(db.exec(
+        select(AuditEvent).where(AuditEvent.session_id == night.id, AuditEvent.hand_number >= low,  # type: ignore[operator]
+                                 AuditEvent.hand_number <= high).order_by(AuditEvent.id)))  # type: ignore[operator, arg-type]
     rows = []
     for number in sorted(versions, reverse=True):
         chain = versions[number]
@@ -61,6 +77,18 @@ def history_rows(db: Session, night: GameSession) -> list[dict[str, Any]]:
         ]
         rows.append(row)
     return rows
+
+
+def latest_hands(db: Session, night: GameSession, count: int) -> list[Hand]:
+    """The current versions of the ``count`` highest-numbered hands, newest first."""
+    return list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status != "superseded")
+                        .order_by(Hand.number.desc()).limit(count)))  # type: ignore[attr-defined]
+
+
+def last_counted(db: Session, night: GameSession) -> Hand | None:
+    """The hand "undo" would void: the highest-numbered one that counts."""
+    return db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
+                   .order_by(Hand.number.desc()).limit(1)).first()  # type: ignore[attr-defined]
 
 
 def _hand_events(

@@ -4,7 +4,8 @@ A page that updates itself (table, hand history, settle up, log) wraps its chang
 ``data-live-region`` and names its view and the night's *version* (the id of the latest audit
 event: every recorded, voided or corrected hand, payment or close adds one). ``static/live.js``
 polls ``GET /s/<id>/state?view=table&since=<version>`` every two seconds while the tab is
-visible; the answer is tiny while nothing changed, and otherwise carries the region re-rendered
+visible, with the last answer's ``ETag`` in ``If-None-Match``; the answer is an empty 304 while
+nothing changed, and otherwise carries the region re-rendered
 by the same template partial the page used, plus a line of news ("Hand 4 recorded"). Without
 JavaScript the page shows a Refresh link instead.
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from flask import jsonify, render_template, request
+from flask import Response, jsonify, render_template, request
 from sqlalchemy import func
 from sqlmodel import Session, select
 from werkzeug.exceptions import HTTPException
@@ -78,7 +79,11 @@ def page_context(name: str, db: Session, night: GameSession, actor: Actor) -> di
 @bp.get("/s/<session_id>/state")
 def state(session_id: str) -> Any:
     """``{"version", "status", "changed"}``, plus ``"regions": {"main": html}`` and
-    ``"news"`` (what other phones did) when the version moved past ``since``."""
+    ``"news"`` (what other phones did) when the version moved past ``since``.
+
+    Every answer carries an ``ETag`` naming the view, the night's version and the phone's role
+    and key; a poll sending it back in ``If-None-Match`` while nothing changed is answered 304
+    with no body, after one indexed query (the version)."""
     try:
         night, actor = authorised(session_id)
     except HTTPException as err:
@@ -88,12 +93,19 @@ def state(session_id: str) -> Any:
         return _no_store(jsonify({"error": "unknown_view"})), 404
     db = get_session()
     version = version_of(db, night)
+    etag = f"{name}-{version}-{actor.role}-{actor.access_key_id or 0}"
+    if etag in request.if_none_match:
+        response = Response(status=304)
+        response.set_etag(etag)
+        return _no_store(response)
     since = _int(request.args.get("since"))
     body: dict[str, Any] = {"version": version, "status": night.status, "changed": since != version}
     if since != version:
         body["regions"] = {"main": region(name, db, night, actor)}
         body["news"] = _news(db, night, actor, since) if since is not None else []
-    return _no_store(jsonify(body))
+    response = jsonify(body)
+    response.set_etag(etag)
+    return _no_store(response)
 
 
 def _news(db: Session, night: GameSession, actor: Actor, since: int) -> list[str]:

@@ -20,7 +20,7 @@ from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.models import GameSession, Hand
+from ledger.models import GameSession
 from ledger.night import NightError
 from ledger.rules import PRESETS
 from ledger.statements import render_session_summary
@@ -96,16 +96,16 @@ def join(session_id: str, token: str) -> Any:
 @live.view("table", "_live_table.html")
 def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
     """What changes on the table screen when a phone records, voids or corrects a hand."""
-    hands = ledger_night.hands_of(db, night)
-    last = _last_counted(hands)
+    last = hand_rows.last_counted(db, night)
+    recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
     return {
         "preset": _preset_title(night),
         "house_changes": [f"{label}: {value}" for _, label, value in changes_from_preset(ledger_night.rules_of(night))],
         "balances": list(ledger_night.balances(db, night).items()),
         "next_dealer": ledger_night.next_dealer(db, night),
         "hand_count": ledger_night.hand_count(db, night),
-        "recent": [hand_rows.hand_row(night, h) for h in reversed(hands[-RECENT_HANDS:])],
-        "total_hands": len(hands),
+        "recent": [hand_rows.hand_row(night, h) for h in recent],
+        "total_hands": night.last_hand_number,  # one current version per number, numbers gap-free
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
     }
 
@@ -134,7 +134,7 @@ def undo(session_id: str) -> Any:
     """
     night, actor = authorised(session_id, "undo")
     db = get_session()
-    last = _last_counted(ledger_night.hands_of(db, night))
+    last = hand_rows.last_counted(db, night)
     if last is None:
         flash("No counted hand to undo.", "error")
         return redirect(url_for("web.table", session_id=night.id))
@@ -167,9 +167,12 @@ def undo(session_id: str) -> Any:
 
 # -- the hand history -----------------------------------------------------------------------------
 @live.view("hands", "_live_hands.html")
-def hands_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
+def hands_state(db: Session, night: GameSession, actor: Actor, page: int = 1) -> dict[str, Any]:
+    """History page ``page`` (the live region follows page 1, the newest hands)."""
     return {
-        "rows": hand_rows.history_rows(db, night),
+        "rows": hand_rows.history_rows(db, night, page),
+        "page": page,
+        "pages": hand_rows.page_count(night),
         "can_void": actor.can("void") and night.status == "open",
         "can_amend": actor.can("amend") and night.status == "open" and "web.amend" in current_app.view_functions,
     }
@@ -178,8 +181,15 @@ def hands_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
 @bp.get("/s/<session_id>/hands")
 def history(session_id: str) -> Any:
     night, actor = authorised(session_id)
-    return render_template("hands.html", night=night, actor=actor,
-                           **live.page_context("hands", get_session(), night, actor))
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and len(page) < 9 else 1
+    if page <= 1:
+        return render_template("hands.html", night=night, actor=actor,
+                               **live.page_context("hands", get_session(), night, actor))
+    if page > hand_rows.page_count(night):
+        abort(404)
+    return render_template("hands.html", night=night, actor=actor, live_view=None,
+                           **hands_state(get_session(), night, actor, page))
 
 
 @bp.post("/s/<session_id>/hands/<int:number>/void")
@@ -226,11 +236,6 @@ def summary_pdf(session_id: str) -> Response:
 
 
 # -- helpers ------------------------------------------------------------------------------------------
-def _last_counted(hands: list[Hand]) -> Hand | None:
-    """The hand "undo" would void: the most recent one of ``hands`` that counts."""
-    return next((h for h in reversed(hands) if h.status == "counted"), None)
-
-
 def _preset_title(night: GameSession) -> str:
     name = ledger_night.rules_of(night).preset
     preset = PRESETS.get(name)
