@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from flask import Flask, Response
 
-from ledger import db, limits
+from ledger import assets, db, limits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +48,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     limits.init_app(app)
+    assets.init_app(app)
 
     from ledger.api import init_app as init_api
     from ledger.web import init_app as init_web

@@ -94,9 +94,9 @@ def state(session_id: str) -> Any:
     db = get_session()
     version = version_of(db, night)
     etag = f"{name}-{version}-{actor.role}-{actor.access_key_id or 0}"
-    if etag in request.if_none_match:
+    if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
-        response.set_etag(etag)
+        response.set_etag(etag, weak=True)
         return _no_store(response)
     since = _int(request.args.get("since"))
     body: dict[str, Any] = {"version": version, "status": night.status, "changed": since != version}
@@ -104,7 +104,7 @@ def state(session_id: str) -> Any:
         body["regions"] = {"main": region(name, db, night, actor)}
         body["news"] = _news(db, night, actor, since) if since is not None else []
     response = jsonify(body)
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)  # weak: the same answer compressed or not
     return _no_store(response)
 
 
