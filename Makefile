@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test demo bench clean
+.PHONY: run test demo bench bench-settlement bench-engine bench-growth bench-http clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,20 @@ test: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/tonk-ledger demo --base-url http://127.0.0.1:$(PORT)
 
-bench: $(STAMP)
+# benchmarks, run by hand (figures only, nothing asserted); `make bench-http DATABASE=postgresql+psycopg://… WORKERS=2`
+bench: bench-settlement bench-engine bench-growth bench-http
+
+bench-settlement: $(STAMP)
 	$(BIN)/python bench/bench_settlement.py
+
+bench-engine: $(STAMP)
+	$(BIN)/python bench/bench_engine.py
+
+bench-growth: $(STAMP)
+	$(BIN)/python bench/bench_growth.py
+
+bench-http: $(STAMP)
+	$(BIN)/python bench/bench_http.py $(if $(DATABASE),--database $(DATABASE)) $(if $(WORKERS),--workers $(WORKERS))
 
 clean:
 	rm -rf $(VENV) .pytest_cache

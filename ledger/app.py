@@ -1,7 +1,8 @@
 """The Flask application factory (pattern of Flask's tutorial "flaskr").
 
 Configuration, lowest to highest precedence: built-in defaults (SQLite file under the
-instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``),
+instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``,
+``RATELIMIT_STORAGE_URI``),
 then ``test_config``. The secret key is generated once into ``instance/secret_key``.
 """
 from __future__ import annotations
@@ -37,7 +38,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-        for key in ("DATABASE_URL", "SECRET_KEY"):
+        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI"):
             if os.environ.get(key):
                 app.config[key] = os.environ[key]
     else:

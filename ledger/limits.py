@@ -2,7 +2,8 @@
 
 Limits are per client address and kept in the server process (``memory://``), which fits the
 single-process waitress server; a club running several processes sets ``RATELIMIT_STORAGE_URI``
-(e.g. a Redis URL) in ``instance/config.py``.
+(e.g. a Redis URL) in ``instance/config.py`` or the environment, so that every process counts
+against one budget (``tests/test_scale_out.py``).
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ JOIN_LIMIT = "10 per minute;60 per hour"
 # phone's ``/join`` and ``/rejoin`` (each decorated with ``limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)``)
 JOIN_SCOPE = "join-code"
 
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[])
+# no ``storage_uri`` here: an argument would override ``RATELIMIT_STORAGE_URI`` from the config
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
 
 
 def init_app(app: Flask) -> None:
