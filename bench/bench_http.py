@@ -5,7 +5,7 @@
 Starts two servers on 127.0.0.1 in processes of their own, each on a fresh database:
 
 * the real one: ``tonk-ledger serve`` (waitress, the README's server), or with ``--workers N``
-  gunicorn with N worker processes (``gunicorn 'ledger:create_app()'``);
+  gunicorn --preload with N worker processes (``gunicorn 'ledger:create_app()'``);
 * the floor: ``bench/floor_app.py``, a bare Flask app that stores each posted body as one row,
   served the same way on the same kind of database.
 
@@ -74,7 +74,7 @@ def server(kind: str, database_url: str, workers: int, log: Path) -> Iterator[in
     bindir = Path(sys.executable).parent
     if workers > 1:
         factory = "ledger:create_app()" if kind == "real" else "floor_app:create_app()"
-        command = [str(bindir / "gunicorn"), "--workers", str(workers), "--threads", str(THREADS),
+        command = [str(bindir / "gunicorn"), "--preload", "--workers", str(workers), "--threads", str(THREADS),
                    "--bind", f"127.0.0.1:{port}", "--log-level", "warning", factory]
     elif kind == "real":
         command = [sys.executable, "-m", "ledger.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
