@@ -30,7 +30,7 @@ from ledger.api.errors import (
 )
 from ledger.api.schemas import HandCreateSchema, PaymentSchema, SessionCreateSchema, SettleSchema
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, limiter
+from ledger.limits import JOIN_LIMIT, limiter, settle_limit
 from ledger import access, export
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
@@ -123,9 +123,11 @@ def score() -> Any:
 
 
 @bp.post("/settle")
+@limiter.limit(settle_limit)
 def settle_balances() -> Any:
     """``{"balances": {player: int}}`` → ``{"transfers", "transfer_count", "minimal"}``;
-    422 ``unbalanced`` when the balances do not sum to zero."""
+    422 ``unbalanced`` when the balances do not sum to zero, 422 ``invalid_entry`` past 64
+    balances or 24 non-zero ones; 429 ``too_many_attempts`` past ``SETTLE_LIMIT`` per client."""
     data = load(SettleSchema(), json_body())
     try:
         plan = settle(data["balances"])

@@ -5,6 +5,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
 
+from ledger.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
 from ledger.money import minor_digits
 
 
@@ -54,7 +55,9 @@ class PaymentSchema(Schema):
 
 
 class SettleSchema(Schema):
-    """``POST /api/v1/settle``: ``balances`` maps players to signed ints (minor units)."""
+    """``POST /api/v1/settle``: ``balances`` maps players to signed ints (minor units); at most
+    :data:`~ledger.limits.SETTLE_MAX_BALANCES` entries, :data:`~ledger.limits.SETTLE_MAX_NONZERO`
+    of them non-zero."""
 
     class Meta:
         unknown = RAISE
@@ -63,4 +66,17 @@ class SettleSchema(Schema):
         keys=fields.String(),
         values=fields.Integer(strict=True, validate=validate.Range(min=-(10**15), max=10**15)),
         required=True,
+        metadata={"maxProperties": SETTLE_MAX_BALANCES},
     )
+
+    @validates("balances")
+    def _cap(self, value: dict[str, int], **_: Any) -> None:
+        if len(value) > SETTLE_MAX_BALANCES:
+            raise ValidationError(
+                f"Send at most {SETTLE_MAX_BALANCES} balances at once; {len(value)} were sent."
+            )
+        nonzero = sum(1 for amount in value.values() if amount)
+        if nonzero > SETTLE_MAX_NONZERO:
+            raise ValidationError(
+                f"Settle at most {SETTLE_MAX_NONZERO} non-zero balances at once; {nonzero} were sent."
+            )
