@@ -1,0 +1,126 @@
+"""The published contract (item A) and fuzzing against it (item B).
+
+``GET /api/v1/openapi.json`` is an OpenAPI 3.1 document generated from the API's marshmallow
+schemas; it documents every route of the API blueprint, and schemathesis calls every operation
+with generated data and a real session's host token, on SQLite or on PostgreSQL (the ``app``
+fixture follows ``LEDGER_TEST_DATABASE_URL``): no 5xx, and every answer (status, media type,
+body) is what the document says.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from openapi_spec_validator import validate
+from schemathesis.generation import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from schemathesis.checks import not_a_server_error
+
+from conftest import load_json, session_body
+
+MAX_EXAMPLES = 30
+
+
+def test_openapi_document_is_valid_openapi_3_1(client: Any) -> None:
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    document = response.get_json()
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+def test_openapi_documents_every_api_route(app: Any, client: Any) -> None:
+    document = client.get("/api/v1/openapi.json").get_json()
+    documented = {(path, method.upper()) for path, ops in document["paths"].items()
+                  for method in ops if method != "parameters"}
+    routed = set()
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint.startswith("api."):
+            path = re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", rule.rule)
+            routed |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
+    assert documented == routed
+
+
+def test_openapi_names_bearer_auth_media_types_and_the_shared_fields(client: Any) -> None:
+    document = client.get("/api/v1/openapi.json").get_json()
+    assert document["components"]["securitySchemes"]["bearerAuth"] == {
+        "type": "http", "scheme": "bearer",
+        "description": "A session's host, player or viewer token (or a joined phone's token).",
+    }
+    paths = document["paths"]
+    assert paths["/api/v1/sessions/{session_id}"]["get"]["security"] == [{"bearerAuth": []}]
+    assert paths["/api/v1/score"]["post"]["security"] == []
+    assert list(paths["/api/v1/sessions/{session_id}/summary.pdf"]["get"]["responses"]["200"]["content"]) == [
+        "application/pdf"]
+    assert list(paths["/api/v1/sessions/{session_id}/export.csv"]["get"]["responses"]["200"]["content"]) == [
+        "text/csv"]
+    schemas = document["components"]["schemas"]
+    assert schemas["SessionCreate"]["properties"]["timezone"]["default"] == "UTC"
+    assert schemas["Session"]["properties"]["timezone"]["type"] == "string"
+    assert schemas["Payment"]["properties"]["confirm"] == {
+        "type": "boolean", "default": False,
+        "description": "Confirm a payment above what the payer owes (else 422 overpayment)."}
+    record = paths["/api/v1/sessions/{session_id}/hands"]["post"]
+    key = next(p for p in record["parameters"] if p["name"] == "Idempotency-Key")
+    assert (key["in"], key["schema"]["maxLength"]) == ("header", 200)
+    assert "`overpayment`" in record["responses"]["422"]["description"]
+    assert schemas["Error"]["required"] == ["error", "field", "message"]
+
+
+def test_join_and_amend_validate_through_their_schemas(client: Any, open_night: dict[str, Any]) -> None:
+    """The hand-written checks moved to marshmallow keep their codes and fields."""
+    for body in ({}, {"code": "   "}, {"code": 7}):
+        refused = client.post("/api/v1/join", json=body).get_json()
+        assert (refused["error"], refused["field"]) == ("invalid_entry", "code")
+    url = f"/api/v1/sessions/{open_night['id']}"
+    entry = {"outcome": {"kind": "discard_out", "winner": "Rosa"}}
+    assert client.post(url + "/hands", json=entry, headers=open_night["headers"]).status_code == 201
+    for version in (None, 0, "1", True):
+        body = entry | ({} if version is None else {"version": version})
+        refused = client.post(url + "/hands/1/amend", json=body, headers=open_night["headers"])
+        assert refused.status_code == 422
+        assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_entry", "version")
+    amended = client.post(url + "/hands/1/amend", json=entry | {"version": 1}, headers=open_night["headers"])
+    assert (amended.status_code, amended.get_json()["version"]) == (201, 2)
+    wrong_table = client.get(url + "/export.csv?table=secrets", headers=open_night["headers"]).get_json()
+    assert (wrong_table["error"], wrong_table["field"]) == ("invalid_entry", "table")
+
+
+# -- fuzzing (item B) ----------------------------------------------------------------------------------
+@pytest.fixture
+def api_schema(app: Any, night_data: dict[str, Any]) -> Any:
+    """The app's own document, with a real night (two hands, a payment) whose id and host token
+    every generated call uses."""
+    client = app.test_client()
+    created = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    for hand in night_data["hands"][:2]:
+        entry = {k: hand[k] for k in ("outcome", "hands")}
+        assert client.post(f"/api/v1/sessions/{created['id']}/hands", json=entry, headers=headers).status_code == 201
+    paid = client.post(f"/api/v1/sessions/{created['id']}/payments", headers=headers,
+                       json={"from": "Dee", "to": "Tomás", "amount": 25})
+    assert paid.status_code == 201
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+    schema.config.update(headers=headers, parameters={"session_id": created["id"]})
+    schema.config.generation.update(modes=[GenerationMode.POSITIVE], max_examples=MAX_EXAMPLES)
+    return schema
+
+
+fuzzed = schemathesis.pytest.from_fixture("api_schema")
+
+
+@pytest.mark.slow
+@fuzzed.parametrize()
+@settings(max_examples=MAX_EXAMPLES, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.filter_too_much])
+def test_every_operation_answers_as_documented(case: Any) -> None:
+    case.call_and_validate(checks=[not_a_server_error, status_code_conformance,
+                                   content_type_conformance, response_schema_conformance])
