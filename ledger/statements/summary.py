@@ -517,8 +517,16 @@ def _results(
         plan.append(Spacer(1, 2))
         plan.append(Paragraph(_esc(label), st.small))
 
+    if side_by_side:
+        # One table row cannot split across pages: put the two side by side only when both
+        # comfortably fit on one page at their column widths; otherwise they flow one after
+        # the other (the net table repeats its header, plan lines break between pages).
+        tallest = max(
+            _height(net_part, net_col), _height(plan, width - net_col - gap)
+        )
+        side_by_side = tallest <= _SIDE_BY_SIDE_MAX_HEIGHT
     if not side_by_side:
-        return [KeepTogether(net_part), KeepTogether(plan)]
+        return [*net_part, *plan]
     both = Table(
         [[net_part, plan]], colWidths=[net_col + gap, width - net_col - gap], hAlign="LEFT"
     )
@@ -535,6 +543,18 @@ def _results(
         )
     )
     return [Spacer(1, 2 * mm), both]
+
+
+_SIDE_BY_SIDE_MAX_HEIGHT = 120 * mm
+
+
+def _height(flowables: Sequence[Flowable], width: float) -> float:
+    """Laid-out height of ``flowables`` stacked in a column ``width`` points wide."""
+    total = 0.0
+    for flowable in flowables:
+        _, h = flowable.wrap(width, 10**6)
+        total += h + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+    return total
 
 
 def _nice_step(span: int, intervals: int) -> int:
