@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from ledger.money import format_minor
-from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, markup, plain_text
+from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, markup, plain_text, runs
 
 INK = colors.HexColor("#1F2933")
 MUTED = colors.HexColor("#6B7280")
@@ -101,6 +101,15 @@ def text(value: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
     return para(markup(value), style, **kwargs)
 
 
+def plain_fits(value: str, font: str, size: float, width: float) -> bool:
+    """Whether ``value`` can be a plain (unwrapped, single-font) table cell: every character in
+    Noto Sans and one line of it no wider than ``width``. Plain cells lay out far faster than
+    Paragraphs, which long and non-Latin text still gets."""
+    if not (value.isascii() or all(run.font == BODY for run in runs(value))):
+        return False
+    return stringWidth(value, font, size) <= width
+
+
 def short(name: str, limit: int = NAME_LIMIT) -> str:
     """A name clipped with an ellipsis for narrow places (headers show it in full)."""
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
@@ -116,9 +125,13 @@ class Money:
     def __init__(self, currency: str, locale: str) -> None:
         self.currency = currency
         self.locale = locale
+        self._seen: dict[int, str] = {}  # a night repeats the same few amounts: format each once
 
     def __call__(self, amount_minor: int) -> str:
-        return format_minor(amount_minor, self.currency, self.locale)
+        shown = self._seen.get(amount_minor)
+        if shown is None:
+            shown = self._seen[amount_minor] = format_minor(amount_minor, self.currency, self.locale)
+        return shown
 
     def cell(self, amount_minor: int, *, voided: bool = False, bold: bool = False) -> str:
         """Paragraph markup for an amount: coloured by sign, en dash for 0."""

@@ -19,7 +19,7 @@ from ledger.statements.chart import player_chart
 from ledger.statements.fonts import BODY, BOLD, markup, runs
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Bookmark, Money,
-    frame_width, hex_of, para, plural, styles, text, when,
+    frame_width, hex_of, para, plain_fits, plural, styles, text, when,
 )
 from ledger.statements import words
 from ledger.statements.words import why_sentence
@@ -52,7 +52,7 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
     if statement.hands:
         out.append(_hands(statement, st, money, width))
         out.append(Spacer(1, 3))
-        out.append(para("Amounts are what you received (+) or paid (\u2212) in the hand; struck-through"
+        out.append(para("Amounts are what you received (+) or paid (-) in the hand; struck-through"
                         " VOID hands are shown for the record and do not count.", st.small))
     else:
         out.append(para("No hands recorded.", st.body))
@@ -88,17 +88,17 @@ def _settle(statement: PlayerStatement, st, money: Money) -> list[Flowable]:  # 
     out: list[Flowable] = [para("Settle up", st.h2)]
     for t in statement.paid:
         sentence = words.YOU_PAID.format(payee=t.payee, amount=money(t.amount_minor))
-        out.append(para(markup(sentence), line_style, bulletText="\u2713"))
+        out.append(para(markup(sentence), line_style, bulletText="\u2022"))
     for t in statement.received:
         sentence = words.PAID_YOU.format(payer=t.payer, amount=money(t.amount_minor))
-        out.append(para(markup(sentence), line_style, bulletText="\u2713"))
+        out.append(para(markup(sentence), line_style, bulletText="\u2022"))
     for line in statement.owes:
         sentence = words.YOU_PAY.format(payee=line.payee, amount=money(line.amount_minor))
-        out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2192"))
+        out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
         out.append(para(markup(why_sentence(line, money, me)), why_style))
     for line in statement.owed:
         sentence = words.PAYS_YOU.format(payer=line.payer, amount=money(line.amount_minor))
-        out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2190"))
+        out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
         out.append(para(markup(why_sentence(line, money, me)), why_style))
     left = statement.outstanding_minor
     if left < 0:
@@ -154,13 +154,14 @@ def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:
             commands.append(("BACKGROUND", (0, r), (-1, r), STRIPE))
         if plain:
             amount: object = money.plain(hand.amount_minor)
-            balance: object = money.plain(hand.balance_minor)
+            balance: object = money(hand.balance_minor)
             if not hand.voided:
                 commands.append(("TEXTCOLOR", (2, r), (2, r), money.colour(hand.amount_minor)))
         else:
             amount = para(money.cell(hand.amount_minor, voided=hand.voided), st.cell_right)
             balance = para(markup(money(hand.balance_minor)), st.cell_right)
-        rows.append([str(hand.number), para(outcome, st.cell), amount, balance])
+        plain_outcome = not (hand.voided or hand.redeal) and plain_fits(hand.outcome_text, BODY, size, col_widths[1] - 8)
+        rows.append([str(hand.number), hand.outcome_text if plain_outcome else para(outcome, st.cell), amount, balance])
     bold = ParagraphStyle("total", st.cell_right, fontName=BOLD)
     rows.append(["", para("<b>Final net</b>", st.cell), "", para(money.cell(statement.net_minor, bold=True), bold)])
     commands += [

@@ -26,7 +26,7 @@ from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
-    frame_width, hex_of, para, plural, short, styles, text, when,
+    frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
 )
 from ledger.statements.words import why_sentence
 
@@ -174,7 +174,7 @@ def _results(
         for t in report.payments:
             plan.append(para(
                 f"<b>{markup(t.payer)}</b> paid <b>{markup(t.payee)}</b> {markup(money(t.amount_minor))}",
-                paid, bulletText="\u2713",
+                paid, bulletText="\u2022",
             ))
         plan.append(para("Still to pay", st.small))
     n = len(report.settlement)
@@ -191,7 +191,7 @@ def _results(
                     f"<b>{markup(line.payer)}</b> pays <b>{markup(line.payee)}</b>"
                     f" {markup(money(line.amount_minor))}",
                     pay,
-                    bulletText="\u2192",
+                    bulletText="\u2022",
                 )
             )
             plan.append(para(markup(why_sentence(line, money)), why))
@@ -244,6 +244,18 @@ def _height(flowables: Sequence[Flowable], width: float) -> float:
 def _winners(hand: HandLine) -> str:
     return ", ".join(short(w) for w in hand.winners) if hand.winners else "\u2014"
 
+
+
+def _amount(money: Money, amount_minor: int, plain: bool, st: Styles, commands: list[tuple],
+            row: int, column: int) -> object:
+    """An amount cell: plain text coloured by sign when the font allows, else a Paragraph."""
+    if not plain:
+        return para(money.cell(amount_minor), st.cell_right)
+    if amount_minor:
+        commands.append(("TEXTCOLOR", (column, row), (column, row), money.colour(amount_minor)))
+    else:
+        commands.append(("TEXTCOLOR", (column, row), (column, row), MUTED))
+    return money.plain(amount_minor)
 
 
 def _hand_table(
@@ -321,6 +333,10 @@ def _hand_table(
         ("LINEBELOW", (0, 1), (-1, -2), 0.25, RULE),
         ("LINEBEFORE", (4, 0), (4, -1), 0.5, RULE),
     ]
+    commands += [("FONT", (0, 1), (-1, -1), BODY, size), ("TEXTCOLOR", (0, 1), (-1, -1), INK),
+                 ("ALIGN", (0, 1), (0, -1), "RIGHT"), ("ALIGN", (4, 1), (-1, -1), "RIGHT")]
+    samples = [money(h.amounts_minor.get(p, 0)) for h in report.hands[:20] for p in players]
+    plain = all(plain_fits(s, BODY, size, 10**6) for s in samples)
     void_ink = hex_of(VOID_INK)
     tag = f'<font size="{size - 1.2:.1f}" color="{{c}}"><b>{{t}}</b></font>'
     for r, hand in enumerate(report.hands, start=1):
@@ -337,13 +353,26 @@ def _hand_table(
             win = f'<font color="{void_ink}"><strike>{markup(winners)}</strike></font>'
             commands.append(("BACKGROUND", (0, r), (-1, r), VOID_BG))
         else:
-            num, dealer, win = str(hand.number), markup(short(hand.dealer)), markup(winners)
             outcome = markup(hand.outcome_text)
             if hand.redeal:
                 outcome = tag.format(c="#92400E", t="REDEAL") + " " + outcome
                 commands.append(("BACKGROUND", (0, r), (-1, r), REDEAL_BG))
             elif r % 2 == 0:
                 commands.append(("BACKGROUND", (0, r), (-1, r), STRIPE))
+            dealer_text = short(hand.dealer)
+            rows.append(
+                [
+                    para(str(hand.number), st.cell_right),
+                    dealer_text if plain_fits(dealer_text, BODY, size, col_widths[1] - 8)
+                    else text(dealer_text, st.cell),
+                    hand.outcome_text if not hand.redeal and plain_fits(hand.outcome_text, BODY, size, col_widths[2] - 8)
+                    else para(outcome, st.cell),
+                    winners if plain_fits(winners, BODY, size, col_widths[3] - 8) else text(winners, st.cell),
+                ]
+                + [_amount(money, hand.amounts_minor.get(p, 0), plain, st, commands, r, 4 + i)
+                   for i, p in enumerate(players)]
+            )
+            continue
         rows.append(
             [
                 para(num, st.cell_right),

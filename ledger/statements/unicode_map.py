@@ -36,6 +36,8 @@ def install() -> None:
         make_cmap = ttfonts.makeToUnicodeCMap
 
         def shape(w, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if not all(_shapable(f) for f, _s in w[1:]):
+                return w  # a CID (CJK) run: drawn as is, reportlab cannot shape it
             return _remap(w, original(w, *args, **kwargs))
 
         def cmap(fontname: str, subset: list[int]) -> str:
@@ -44,6 +46,12 @@ def install() -> None:
         paragraph.shapeFragWord = shape
         ttfonts.makeToUnicodeCMap = cmap
         _installed = True
+
+
+def _shapable(frag) -> bool:  # type: ignore[no-untyped-def]
+    if hasattr(frag, "cbDefn"):
+        return True
+    return isinstance(pdfmetrics.getFont(frag.fontName), ttfonts.TTFont)
 
 
 def _remap(word, new):  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
 from ledger import night as ledger_night
