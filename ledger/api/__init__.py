@@ -5,7 +5,8 @@ Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /ses
 ``GET|POST /sessions/{id}/hands``, ``GET /sessions/{id}/hands/{n}``,
 ``POST /sessions/{id}/hands/{n}/void``, ``POST /sessions/{id}/preview``,
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
-``GET /sessions/{id}/summary.pdf``.
+``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
+``GET /sessions/{id}/statements.pdf``.
 
 Errors are JSON ``{"error", "message", "field"}``: 400 malformed JSON, 401 no token, 403 wrong
 token, 404 unknown session or hand, 409 closed session, 422 a refused entry (§9.1 code).
@@ -39,7 +40,7 @@ from ledger.api.schemas import (
 )
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
-from ledger import access, export
+from ledger import access, downloads, export
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
@@ -47,7 +48,6 @@ from ledger.names import normalise_entry
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
 from ledger.settlement import UnbalancedError, settle
-from ledger.statements import render_session_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(ApiError, handle_api_error)
@@ -367,11 +367,24 @@ def close(session_id: str) -> Any:
 
 @bp.get("/sessions/<session_id>/summary.pdf")
 def summary_pdf(session_id: str) -> Response:
+    """The night's summary PDF (any role)."""
     night = authorised_night(session_id)
-    pdf = render_session_summary(ledger_night.build_report(get_session(), night))
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
-    return response
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "summary"))
+
+
+@bp.get("/sessions/<session_id>/statements/<int:seat>.pdf")
+def statement_pdf(session_id: str, seat: int) -> Response:
+    """One player's statement PDF, ``seat`` 1..n in seat order (any role); 404
+    ``seat_not_found`` for another seat."""
+    night = authorised_night(session_id)
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "statement", seat=seat))
+
+
+@bp.get("/sessions/<session_id>/statements.pdf")
+def pack_pdf(session_id: str) -> Response:
+    """The night pack PDF: the summary, then every player's statement (any role)."""
+    night = authorised_night(session_id)
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "pack"))
 
 
 @bp.get("/sessions/<session_id>/export.csv")
