@@ -157,7 +157,7 @@ def undo(session_id: str) -> Any:
             back=url_for("web.table", session_id=night.id),
         ), (409 if moved and seen else 200)
     try:
-        ledger_night.void_hand(db, night, last.number, actor)
+        ledger_night.void_hand(db, night, last.number, actor, undo=True)
     except NightError as err:
         flash(err.message, "error")
     else:
