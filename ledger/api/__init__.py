@@ -15,6 +15,7 @@ All money is JSON integers in minor units.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -421,7 +422,12 @@ def close(session_id: str) -> Any:
 @bp.get("/sessions/<session_id>/summary.pdf")
 def summary_pdf(session_id: str) -> Response:
     night = authorised_night(session_id)
-    pdf = render_session_summary(ledger_night.build_report(get_session(), night))
+    report = ledger_night.build_report(get_session(), night)
+    token = bearer_token()
+    if access.is_host_link(get_session(), night, token):  # the host's own PDF carries the recovery code
+        assert token is not None
+        report = dataclasses.replace(report, recovery_code=access.table_secrets(token, night.id).recovery_code)
+    pdf = render_session_summary(report)
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
     return response

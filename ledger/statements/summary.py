@@ -58,6 +58,7 @@ from reportlab.platypus import (
 
 from ledger.money import format_minor
 from ledger.report import HandLine, SessionReport
+from ledger.rules import PRESETS
 from ledger.zones import zone
 
 __all__ = ["render_session_summary"]
@@ -373,7 +374,7 @@ class _Money:
         """Paragraph markup for an amount cell: coloured by sign, en dash for 0."""
         if amount_minor == 0:
             return f'<font color="{_hex(_VOID_INK if voided else _MUTED)}">{_ZERO_MARK}</font>'
-        text = _esc(self(amount_minor))
+        text = _esc(("+" if amount_minor > 0 else "") + self(amount_minor))  # winnings read as winnings
         if voided:
             return f'<font color="{_hex(_VOID_INK)}"><strike>{text}</strike></font>'
         colour = _GAIN if amount_minor > 0 else _LOSS
@@ -419,9 +420,12 @@ def _header(
         ("Players", seats or "\u2014"),
         ("Stake", _esc(money(report.stake_minor))),
         ("Currency", _esc(report.currency)),
-        ("Rules preset", _esc(report.preset)),
+        ("Rules preset", _esc(PRESETS[report.preset].title if report.preset in PRESETS else report.preset)),
         ("Hands", _esc(", ".join(tally))),
     ]
+    if report.recovery_code:  # the host's own PDF only
+        rows.append(("Recovery code", f"<b>{_esc(report.recovery_code)}</b> — makes another phone the host "
+                     "(type it at /recover); keep this PDF to yourself"))
     meta = Table(
         [[Paragraph(k, st.label), Paragraph(v, st.body)] for k, v in rows],
         colWidths=[28 * mm, width - 28 * mm],

@@ -10,10 +10,11 @@ settle up and payments (:mod:`ledger.web.settle_page`), the log and exports
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 from sqlmodel import Session
 
 from ledger import night as ledger_night
@@ -26,7 +27,9 @@ from ledger.rules import PRESETS
 from ledger.statements import render_session_summary
 from ledger.web import hand_rows, live
 from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
-from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
+from ledger.web.access import (
+    MAX_ID, authorised, host_secrets, join_with_code, my_nights, opens, remember_token, token_for_link,
+)
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
 from ledger.web.house_rules import changes_from_preset
@@ -46,6 +49,7 @@ def index() -> Any:
         if created is not None:
             night, token = created
             remember_token(night.id, token)
+            session["new_night"] = night.id  # the table shows the recovery code this once
             flash("Night started. Share the table link below with the other phones.", "success")
             return redirect(url_for("web.table", session_id=night.id, share=1))
     return render_template(
@@ -88,7 +92,7 @@ def join(session_id: str, token: str) -> Any:
         abort(404)
     if not opens(night, token):
         abort(403)
-    remember_token(session_id, token)
+    remember_token(session_id, token_for_link(night, token))
     return redirect(url_for("web.table", session_id=session_id))
 
 
@@ -107,18 +111,32 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "recent": [hand_rows.hand_row(night, h) for h in reversed(hands[-RECENT_HANDS:])],
         "total_hands": len(hands),
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
+        "redo_number": _redo_number(db, night, actor),
     }
+
+
+def _redo_number(db: Session, night: GameSession, actor: Actor) -> int | None:
+    """The hand "redo" would count again (the last undo's), for a host while the night is open."""
+    if not actor.can("restore") or night.status != "open":
+        return None
+    hand = ledger_night.undone_hand(db, night)
+    return hand.number if hand is not None else None
 
 
 @bp.get("/s/<session_id>")
 def table(session_id: str) -> Any:
     night, actor = authorised(session_id)
     share = share_context(night, actor)
+    recovery = None
+    if share is not None and session.get("new_night") == night.id:
+        session.pop("new_night")
+        recovery = host_secrets(night, actor).recovery_code  # type: ignore[union-attr]
     response = render_template(
         "table.html",
         night=night,
         actor=actor,
         share=share,
+        recovery_code=recovery,
         share_open=request.args.get("share") == "1",
         **live.page_context("table", get_session(), night, actor),
     )
@@ -215,11 +233,12 @@ def void(session_id: str, number: int) -> Any:
 
 @bp.get("/s/<session_id>/summary.pdf")
 def summary_pdf(session_id: str) -> Response:
-    night, _actor = authorised(session_id)
-    pdf = render_session_summary(
-        ledger_night.build_report(get_session(), night),
-        locale=current_app.config.get("LOCALE", "en_US"),
-    )
+    night, actor = authorised(session_id)
+    report = ledger_night.build_report(get_session(), night)
+    secrets = host_secrets(night, actor)
+    if secrets is not None:  # the host's own PDF carries the recovery code
+        report = dataclasses.replace(report, recovery_code=secrets.recovery_code)
+    pdf = render_session_summary(report, locale=current_app.config.get("LOCALE", "en_US"))
     response = Response(pdf, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
     return response
