@@ -55,33 +55,45 @@ def record(session_id: str) -> Any:
         cancel=url_for("web.table", session_id=night.id),
         save=lambda n, f: _save(n, f, actor),
     )
-    if request.method == "GET":
+    if request.method == "GET" and "key" not in request.args:
+        # a new hand: from "Record hand", or straight from an outcome button on the table (?kind=knock)
         side_stake, side_players = _remembered_side_pot(night) if rules.spade_side_pot else (None, None)
         form = HandForm.blank(
             night.players, rules, ledger_night.next_dealer(db, night), ledger_night.next_number(db, night),
             currency=night.currency, side_stake=side_stake, side_players=side_players,
         )
+        kind = request.args.get("kind")
+        if kind in form.available_outcomes():
+            form.kind = kind
+            return render_step(night, form, form.steps()[1], flow)
         return render_step(night, form, "outcome", flow)
-    form = HandForm.from_form(request.form, night.players, rules, currency=night.currency)
+    form = HandForm.from_form(step_values(), night.players, rules, currency=night.currency)
     if form.dealer is None:
         form.dealer = night.players.index(ledger_night.next_dealer(db, night))
     return run_step(night, form, flow)
 
 
+def step_values() -> Any:
+    """What a step sent: the query of a GET step (every step but "Save" is a GET, so the
+    browser's Back never asks to send a form again), the form of a POST."""
+    return request.form if request.method == "POST" else request.args
+
+
 def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
-    """Answer one POST of the flow: go back, edit, save, or check this step and go on."""
+    """Answer one step of the flow: go back, edit, save (POST only), or check this step and go on."""
     if form.kind is None:
         form.errors["kind"] = "Choose how the hand ended."
         return render_step(night, form, "outcome", flow, status=422)
     steps = form.steps()
-    step = request.form.get("step", "outcome")
+    values = step_values()
+    step = values.get("step", "outcome")
     here = steps.index(step) if step in steps else 0
-    go = request.form.get("go", "next")
+    go = values.get("go", "next")
     if go == "back":
         return render_step(night, form, steps[max(here - 1, 0)], flow)
     if go == "edit":
         return render_step(night, form, steps[-2], flow)
-    if go == "save" and flow.save is not None:
+    if go == "save" and flow.save is not None and request.method == "POST":
         return flow.save(night, form)
 
     target = steps[min(here + 1, len(steps) - 1)]
@@ -227,7 +239,8 @@ def render_step(
         "hidden": form.hidden_fields(step),
         "visible": form.visible_groups(step),
         "step_number": form.steps().index(step) + 1 if step in form.steps() else 1,
-        "step_total": len(form.steps()) if form.kind else len(HandForm(form.players, form.rules, "").steps()) + 1,
+        # no "of N" on the outcome step: how many steps follow depends on the outcome chosen there
+        "step_total": len(form.steps()) if form.kind and step != "outcome" else None,
         "conflict": conflict,
         "preview": None,
     }

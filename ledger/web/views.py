@@ -32,6 +32,7 @@ from ledger.web.access import (
 )
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
+from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
 
@@ -112,6 +113,9 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "total_hands": len(hands),
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
         "redo_number": _redo_number(db, night, actor),
+        "quick_outcomes": [(kind, outcome_title(kind)) for kind in
+                           HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
+        "next_number": ledger_night.next_number(db, night),
     }
 
 
