@@ -30,11 +30,13 @@
       });
     });
     var grids = Array.prototype.slice.call(form.querySelectorAll("details.cards"));
+    function only(details) {
+      grids.forEach(function (other) { if (other !== details) other.open = false; });
+    }
     grids.forEach(function (details) {
-      details.addEventListener("toggle", function () {
-        if (!details.open) return;
-        grids.forEach(function (other) { if (other !== details) other.open = false; });
-      });
+      var summary = details.querySelector("summary.cards-toggle");
+      if (summary) summary.addEventListener("click", function () { if (!details.open) only(details); });
+      details.addEventListener("toggle", function () { if (details.open) only(details); });
     });
   });
 })();
