@@ -17,7 +17,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from ledger.web import (  # noqa: F401  (register routes)
-    amend, errors, formatting, hosts_page, live, log_page, record, resubmit, rules_page, settle_page, share, views,
+    amend, errors, formatting, hosts_page, live, log_page, offline, record, resubmit, rules_page, settle_page, share, views,
 )
 from ledger.web.blueprint import bp
 

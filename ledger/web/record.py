@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, render_template, request, url_for
 
 from ledger import night as ledger_night
 from ledger.access import Actor
@@ -120,8 +120,13 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     submission = form.submission()
     flow = Flow(action=url_for("web.record", session_id=night.id), cancel=url_for("web.table", session_id=night.id))
     if submission is None:
+        if wants_json():
+            key = next(iter(form.errors), "form")
+            return jsonify({"error": "invalid_entry", "message": form.errors.get(key, ""), "field": key}), 422
         return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
     db = get_session()
+    if wants_json():
+        return _save_json(night, submission, actor)
     try:
         hand, created = ledger_night.record_hand(db, night, submission, actor)
     except HandError as err:
@@ -140,6 +145,26 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     else:
         flash(f"Hand {hand.number} was already recorded (saved once, not twice).", "info")
     return redirect(url_for("web.table", session_id=night.id))
+
+
+def wants_json() -> bool:
+    """A save sent by the offline queue (``Accept: application/json``), not by a page."""
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _save_json(night: GameSession, submission: Any, actor: Actor) -> Any:
+    """Save for the offline queue: 201 ``{number, created, message}`` (200 when this key was
+    already recorded), or the error as the JSON API gives it (422 a refused entry, 409
+    ``hand_number_taken`` / ``hand_number_gap`` / ``session_closed`` / ``idempotency_key_reused``)."""
+    try:
+        hand, created = ledger_night.record_hand(get_session(), night, submission, actor)
+    except HandError as err:
+        return jsonify({"error": err.code, "message": err.message, "field": err.field}), 422
+    except NightError as err:
+        return jsonify(err.to_json()), err.status
+    message = (f"Hand {hand.number} recorded: {headline(night, hand.result)}" if created
+               else f"Hand {hand.number} was already recorded (saved once, not twice).")
+    return jsonify({"number": hand.number, "created": created, "message": message}), 201 if created else 200
 
 
 def _changed_after_save(night: GameSession, form: HandForm, flow: Flow) -> Any:

@@ -21,7 +21,7 @@ from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.models import GameSession, Hand
+from ledger.models import GameSession, Hand, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
 from ledger.statements import render_session_summary
@@ -141,6 +141,7 @@ def table(session_id: str) -> Any:
         actor=actor,
         share=share,
         recovery_code=recovery,
+        now=utcnow(),
         share_open=request.args.get("share") == "1",
         **live.page_context("table", get_session(), night, actor),
     )
