@@ -326,7 +326,9 @@
     });
     return caches.open(PAGES).then(function (cache) {
       return Promise.all(urls.map(function (url) {
-        return fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+        return fetch(url, {
+          credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" }
+        }).then(function (response) {
           if (response.ok) return cache.put(new URL(url, location.href).href, response);
         }).catch(function () {});
       }));

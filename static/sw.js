@@ -2,7 +2,7 @@
    connection.
    - /static/ files: from the cache first, fetched and kept on a miss.
    - The table screen (/s/<id>) and the first entry page of each outcome (/s/<id>/record?kind=…):
-     from the network, a copy kept; without a connection (or with the server unreachable:
+     from the network; without a connection (or with the server unreachable:
      502, 503, 504), the copy kept last, which the page marks as the last known state.
    - Everything else, and every POST, goes to the network untouched: saving a hand offline is
      done by static/offline-queue.js, which keeps it in IndexedDB until it can be sent. */
@@ -43,13 +43,11 @@ function unreachable(response) {
   return response.status >= 502 && response.status <= 504;
 }
 
+/* The copies are made by the page (offline-queue.js asks for them with X-Offline-Copy, which
+   shows no one-time message and leaves the session cookie alone), never from a navigation. */
 function fromNetworkOrCopy(request, key) {
   return fetch(request).then(function (response) {
     if (unreachable(response)) throw new Error("unreachable");
-    if (key && response.ok && response.type === "basic") {
-      var copy = response.clone();
-      caches.open(PAGES).then(function (cache) { return cache.put(key, copy); });
-    }
     return response;
   }).catch(function () {
     return caches.open(PAGES).then(function (cache) { return key ? cache.match(key) : undefined; })

@@ -118,3 +118,15 @@ def test_a_voided_hand_is_restored_and_an_undo_redone(host: dict[str, Any], nigh
     assert 'id="redo-undo"' not in tablepage
     log = client.get(f"/s/{session_id}/log").get_data(as_text=True)
     assert log.count("Hand 2 restored") == 1 and log.count("Hand 1 restored") == 1
+
+
+def test_a_page_kept_for_offline_use_leaves_messages_and_cookie_alone(host: dict[str, Any]) -> None:
+    client, session_id = host["client"], host["id"]
+    client.get(f"/s/{session_id}/share")  # nothing flashed now
+    with client.session_transaction() as cookie:
+        cookie["_flashes"] = [("success", "Hand 9 recorded: a message for the real page")]
+    copy = client.get(f"/s/{session_id}/record?kind=knock", headers={"X-Offline-Copy": "1"})
+    assert copy.status_code == 200 and "Set-Cookie" not in copy.headers
+    assert "a message for the real page" not in copy.get_data(as_text=True)
+    page = client.get(f"/s/{session_id}").get_data(as_text=True)
+    assert flashes(page) == ["Hand 9 recorded: a message for the real page"]

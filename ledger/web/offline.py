@@ -10,9 +10,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, send_from_directory
+from flask import Flask, Response, current_app, request, send_from_directory
+from flask.blueprints import BlueprintSetupState
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
 from ledger.web.blueprint import bp
+
+
+def is_offline_copy() -> bool:
+    """A page fetched by ``offline-queue.js`` to keep for offline use, not shown now."""
+    return request.headers.get("X-Offline-Copy") == "1"
+
+
+class CopyAwareSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, except that a copy kept for offline use never rewrites
+    the cookie: an answer arriving late must not put back an older session (a one-time
+    message, a token just remembered)."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        return super().should_set_cookie(app, session) and not is_offline_copy()
+
+
+@bp.record_once
+def _install_sessions(state: BlueprintSetupState) -> None:
+    state.app.session_interface = CopyAwareSessions()
+
+
+@bp.after_app_request
+def _copies_are_not_stored(response: Response) -> Response:
+    if is_offline_copy():
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/sw.js")

@@ -33,6 +33,7 @@ from ledger.web.access import (
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
 from ledger.web.entry_form import HandForm, outcome_title
+from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
 
@@ -132,7 +133,7 @@ def table(session_id: str) -> Any:
     night, actor = authorised(session_id)
     share = share_context(night, actor)
     recovery = None
-    if share is not None and session.get("new_night") == night.id:
+    if share is not None and session.get("new_night") == night.id and not is_offline_copy():
         session.pop("new_night")
         recovery = host_secrets(night, actor).recovery_code  # type: ignore[union-attr]
     response = render_template(
