@@ -137,7 +137,7 @@ class Money:
         """Paragraph markup for an amount: coloured by sign, en dash for 0."""
         if amount_minor == 0:
             return f'<font color="{hex_of(VOID_INK if voided else MUTED)}">{ZERO_MARK}</font>'
-        shown = markup(self(amount_minor))
+        shown = markup(("+" if amount_minor > 0 else "") + self(amount_minor))  # winnings read as winnings
         if voided:
             return f'<font color="{hex_of(VOID_INK)}"><strike>{shown}</strike></font>'
         colour = GAIN if amount_minor > 0 else LOSS
