@@ -33,10 +33,12 @@ from ledger.api.errors import (
 )
 from ledger.api.schemas import (
     AmendSchema,
+    CohostSchema,
     ExportQuerySchema,
     HandCreateSchema,
     JoinSchema,
     PaymentSchema,
+    RecoverSchema,
     SessionCreateSchema,
     SettleSchema,
 )
@@ -221,9 +223,7 @@ def recover(session_id: str) -> Any:
     night = ledger_night.find_night(db, session_id)
     if night is None:
         raise ApiError(404, "session_not_found", f"There is no session {session_id!r}.", "id")
-    code = json_body().get("code")
-    if not isinstance(code, str) or not code.strip():
-        raise ApiError(422, "invalid_entry", "Send the recovery code as {\"code\": \"…\"}.", "code")
+    code = load(RecoverSchema(), json_body())["code"]
     recovered = hosts.recover_host(db, code, device(), night)
     if recovered is None:
         raise ApiError(404, "unknown_code", "That is not this night's recovery code.", "code")
@@ -243,9 +243,7 @@ def list_phones(session_id: str) -> Any:
 def add_host(session_id: str) -> Any:
     """Host: ``{"phone": id}`` makes that phone a co-host → 200 the phone; 404 ``phone_not_found``."""
     night, actor = authorised(session_id, "cohost")
-    phone = json_body().get("phone")
-    if type(phone) is not int:
-        raise ApiError(422, "invalid_entry", "Send the phone's id as {\"phone\": 12}.", "phone")
+    phone = load(CohostSchema(), json_body())["phone"]
     return jsonify(hosts.make_cohost(get_session(), night, phone, actor))
 
 
