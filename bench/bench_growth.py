@@ -1,0 +1,132 @@
+"""How the cost of a request grows with the length of the night, run by hand:
+``.venv/bin/python bench/bench_growth.py [--hands 1000] [--database URL]``.
+
+Records ``--hands`` hands (night-01's thirty, cycled) into one night through the JSON API of the
+real app, in process (Flask's test client: no network, so the figures are the server's own
+time). Prints:
+
+1. per-hand cost by hundreds of hands already recorded: wall and CPU milliseconds per
+   ``POST /api/v1/sessions/{id}/hands`` (mean and p90 of each hundred);
+2. the phone's ``/state`` poll at 30, 500 and 1,000 hands, for the table view and the history
+   view: bytes on the wire (as sent, and gzip-compressed when the client asks for it) and server
+   milliseconds, once when the night changed since the phone's version and once when it did not
+   (the poll a phone makes every two seconds while nobody records).
+
+Nothing is asserted; tests never time anything. The database is a fresh SQLite file under a
+temporary folder unless ``--database`` names another (a PostgreSQL URL is used as is: give an
+empty database).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from ledger import create_app  # noqa: E402
+
+NIGHT = json.loads((REPO / "nights" / "night-01.json").read_text(encoding="utf-8"))
+CHECKPOINTS = (30, 500, 1000)
+VIEWS = ("table", "hands")
+
+
+def session_body() -> dict[str, Any]:
+    return {k: NIGHT[k] for k in ("name", "currency", "stake", "ruleset", "players", "first_dealer")}
+
+
+def hand_body(index: int) -> dict[str, Any]:
+    hand = NIGHT["hands"][index % len(NIGHT["hands"])]
+    return {"outcome": hand["outcome"], "hands": hand["hands"]}
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def timed(fn: Any) -> tuple[Any, float, float]:
+    """``(result, wall ms, cpu ms)``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = fn()
+    return result, (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+
+
+def state_figures(client: Any, session_id: str, view: str, version_before: int) -> dict[str, Any]:
+    """The poll after a change (``since`` = the version before the last hand) and the poll
+    with nothing changed (``since`` = the current version, plus its ETag if one was sent)."""
+    url = f"/s/{session_id}/state?view={view}"
+    out: dict[str, Any] = {}
+    for label, headers in (("plain", {}), ("gzip", {"Accept-Encoding": "gzip"})):
+        times = []
+        for _ in range(5):
+            response, wall, _cpu = timed(lambda: client.get(f"{url}&since={version_before}", headers=headers))
+            times.append(wall)
+        out[f"changed_bytes_{label}"] = len(response.get_data())
+        out["changed_ms"] = min(times) if label == "plain" else out["changed_ms"]
+    current = json.loads(client.get(f"{url}&since={version_before}").get_data()).get("version")
+    etag = response.headers.get("ETag")
+    headers = {"If-None-Match": etag} if etag else {}
+    times = []
+    for _ in range(5):
+        response, wall, _cpu = timed(lambda: client.get(f"{url}&since={current}", headers=headers))
+        times.append(wall)
+    out["unchanged_status"] = response.status_code
+    out["unchanged_bytes"] = len(response.get_data())
+    out["unchanged_ms"] = min(times)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--database", default=None, help="SQLAlchemy URL (default: a fresh SQLite file)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.database or f"sqlite:///{Path(tmp) / 'growth.sqlite3'}"
+        app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench-growth", "RATELIMIT_ENABLED": False})
+        client = app.test_client()
+        created = client.post("/api/v1/sessions", json=session_body()).get_json()
+        session_id, token = created["id"], created["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        client.get(f"/join/{session_id}/{token}")  # the phone's cookie, for /state
+
+        print(f"database: {url.split('@')[-1]}")
+        print("per-hand cost, POST /hands (hands already recorded → wall mean / p90, CPU mean, ms)")
+        walls: list[float] = []
+        cpus: list[float] = []
+        version_before = 0
+        states: dict[int, dict[str, dict[str, Any]]] = {}
+        for index in range(args.hands):
+            if index + 1 in CHECKPOINTS:
+                version_before = client.get(f"/s/{session_id}/state?view=table").get_json()["version"]
+            response, wall, cpu = timed(lambda: client.post(
+                f"/api/v1/sessions/{session_id}/hands", json=hand_body(index), headers=headers))
+            assert response.status_code == 201, response.get_data(as_text=True)
+            walls.append(wall)
+            cpus.append(cpu)
+            if len(walls) == 100:
+                print(f"  {index + 1 - 100:5d}–{index:5d}: {statistics.fmean(walls):6.2f} / {pct(walls, 0.9):6.2f}"
+                      f"   CPU {statistics.fmean(cpus):6.2f}")
+                walls, cpus = [], []
+            if index + 1 in CHECKPOINTS:
+                states[index + 1] = {view: state_figures(client, session_id, view, version_before) for view in VIEWS}
+
+        print("/state after one change (bytes plain / gzip, ms) and with nothing changed (status, bytes, ms)")
+        for count, views in states.items():
+            for view, f in views.items():
+                print(f"  {count:5d} hands, {view:<5}: changed {f['changed_bytes_plain']:8,d} B / "
+                      f"{f['changed_bytes_gzip']:7,d} B {f['changed_ms']:7.1f} ms;  unchanged "
+                      f"{f['unchanged_status']} {f['unchanged_bytes']:5d} B {f['unchanged_ms']:6.2f} ms")
+        app.extensions["ledger.engine"].dispose()
+
+
+if __name__ == "__main__":
+    main()
