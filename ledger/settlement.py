@@ -5,22 +5,25 @@ Pure domain code: standard library only. Every amount is an ``int`` in minor cur
 The minimum number of transfers that clears ``n`` non-zero balances is ``n - g``, where ``g`` is
 the largest number of disjoint zero-sum groups the balances can be split into: a group of ``m``
 players can always be cleared with ``m - 1`` transfers, and never with fewer unless it splits into
-smaller zero-sum groups. :func:`settle` finds ``g`` exactly with a dynamic programme over subsets
-(``O(2**n * n)`` time, ``O(2**n)`` memory) when ``n <= exact_limit``, and otherwise falls back to a
-fast heuristic whose plan is marked ``minimal=False``.
+smaller zero-sum groups. :func:`settle` finds ``g`` exactly when ``n <= exact_limit``: exact
+opposites are paired off (which never costs a group), then a branch-and-bound search runs over
+the zero-sum groups only (listed by meeting in the middle), with equal balances taken as one value
+with a count. Above the limit a fast heuristic gives a plan marked ``minimal=False``.
 """
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ledger.transfers import Transfer
 
-EXACT_LIMIT = 18
-"""Largest number of non-zero balances settled by exact search (``2**18 * 18`` steps: about 0.3 s
-on the reference 2-core machine, see ``bench/bench_settlement.py``). Larger inputs use the
-heuristic."""
+EXACT_LIMIT = 24
+"""Largest number of non-zero balances settled by exact search (the API's ``/settle`` takes no
+more). Up to it a plan is proven minimal; ``bench/bench_settlement.py`` shows the time per size
+(18 balances in milliseconds, 24 well under a second, on the reference 2-core machine). Larger
+inputs use the heuristic."""
 
 
 class UnbalancedError(ValueError):
@@ -145,49 +148,247 @@ def _max_zero_sum_groups(amounts: Sequence[int]) -> list[list[int]]:
     """Split the indices of ``amounts`` (non-zero, summing to zero) into the largest possible
     number of disjoint zero-sum groups; each group is a list of indices in ascending order.
 
-    ``best[mask]`` is the most complete zero-sum groups that fit in the subset ``mask``: the best
-    over removing any one member, plus one if ``mask`` itself sums to zero. Following one optimal
-    removal order back from the full set, consecutive zero-sum subsets differ by one group.
+    Exact, by a search over zero-sum groups only:
+
+    1. Exact opposites are paired first (earliest unpaired partner, as the heuristic does). This
+       loses nothing: if ``x`` and ``-x`` sit in different groups of a best split, swapping them
+       into ``{x, -x}`` and the rest of both groups keeps the count; if they share a group, taking
+       them out as a pair adds one. Afterwards no two balances cancel, so every group left has at
+       least three members and at least one payer and one payee.
+    2. The rest is a multiset of values (equal balances are interchangeable). A best split is
+       made of *minimal* zero-sum groups (a group holding a smaller zero-sum group could be
+       split), and the first value still present belongs to one of them; so
+       :func:`_best_split` tries each minimal group holding it, smallest first, memoising on
+       what is left and stopping at once when the upper bound ``min(players // 3, payers,
+       payees)`` is reached.
+
+    Values are taken in seat order and each group takes the earliest-seated balances of its
+    values, so the same input always gives the same groups.
     """
-    k = len(amounts)
-    size = 1 << k
-    sums = [0] * size
+    groups: list[list[int]] = [sorted((payer, payee)) for payer, payee, _ in _cancel_opposites(amounts)]
+    paired = {i for group in groups for i in group}
+    seats: dict[int, list[int]] = {}
     for i, amount in enumerate(amounts):
-        bit = 1 << i
-        sums[bit : bit << 1] = [s + amount for s in sums[:bit]]
-
-    best = [0] * size
-    for mask in range(1, size):
-        top = 0
-        rest = mask
-        while rest:
-            bit = rest & -rest
-            value = best[mask ^ bit]
-            if value > top:
-                top = value
-            rest ^= bit
-        best[mask] = top + (sums[mask] == 0)
-
-    # Walk back from the full set, always removing the earliest-seated member that keeps the
-    # optimum; every time the remaining subset sums to zero, the members removed since the last
-    # such point form one group.
-    groups: list[list[int]] = []
-    current: list[int] = []
-    mask = size - 1
-    while mask:
-        target = best[mask] - (sums[mask] == 0)
-        rest = mask
-        while True:
-            bit = rest & -rest
-            if best[mask ^ bit] == target:
-                break
-            rest ^= bit
-        current.append(bit.bit_length() - 1)
-        mask ^= bit
-        if sums[mask] == 0:
-            groups.append(sorted(current))
-            current = []
+        if i not in paired:
+            seats.setdefault(amount, []).append(i)
+    values = tuple(seats)
+    counts = tuple(len(seats[v]) for v in values)
+    taken = {v: 0 for v in values}
+    for vector in _best_split(values, counts):
+        group = []
+        for value, count in zip(values, vector):
+            group.extend(seats[value][taken[value]:taken[value] + count])
+            taken[value] += count
+        groups.append(sorted(group))
+    groups.sort()
     return groups
+
+
+def _best_split(values: tuple[int, ...], counts: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The largest split of the multiset ``counts`` of ``values`` (no two values opposite,
+    summing to zero) into zero-sum groups, each group a count vector. Exact: see
+    :func:`_max_zero_sum_groups`.
+
+    Every zero-sum sub-multiset is listed once (:func:`_zero_sum_parts`); the search then
+    branches on the groups that hold one value of what is left, with two bounds. Each value
+    ``v`` has a smallest group ``smallest[v]`` in the whole multiset (a part of it can only
+    have larger ones); a group of ``m`` members holds ``m`` values whose smallest groups have
+    at most ``m`` members, so ``sum(1 / smallest[v])`` over what is left bounds the groups
+    still to be had, and so do its payers and its payees. And a group leaving fewer than
+    ``3 * k`` members cannot be followed by ``k`` more groups, so only small groups are tried
+    when many are needed. A branch that cannot beat the best split found so far is cut.
+
+    Counts are packed into one integer (:class:`_Packing`) so that "fits in what is left"
+    and "what is left after it" are one subtraction each.
+    """
+    pack = _Packing(len(values))
+    total_members = sum(counts)
+    unit = math.lcm(*range(1, total_members + 1))
+    payer = [value < 0 for value in values]
+    parts: list[tuple[int, int]] = []
+    listed = 0  # ``parts`` holds every zero-sum part of at most this many members
+    smallest: list[int] = []
+    share: list[int] = []
+    by_value: dict[int, list[tuple[int, int]]] = {}
+    minimal: dict[int, bool] = {}
+    exact: dict[int, tuple[int, int | None]] = {}
+    ceiling: dict[int, int] = {}
+
+    def list_parts(cap: int) -> None:
+        """List the zero-sum parts of up to ``cap`` members; a value in none of them has no
+        group smaller than ``cap + 1`` (a bound that only tightens as ``cap`` grows)."""
+        nonlocal parts, listed, smallest, share
+        parts = _zero_sum_parts(values, counts, pack, cap)
+        listed = cap
+        smallest = [min(cap + 1, total_members)] * len(values)
+        unseen = set(range(len(values)))
+        for members, packed in parts:  # fewest members first
+            for index in [i for i in unseen if packed & pack.field(i)]:
+                smallest[index] = members
+                unseen.discard(index)
+            if not unseen:
+                break
+        share = [unit // size for size in smallest]
+        by_value.clear()
+
+    def groups_of(index: int) -> list[tuple[int, int]]:
+        """The listed zero-sum parts holding ``values[index]``, fewest members first."""
+        if index not in by_value:
+            field = pack.field(index)
+            by_value[index] = [(members, packed) for members, packed in parts if packed & field]
+        return by_value[index]
+
+    def is_minimal(members: int, packed: int) -> bool:
+        if members > _MINIMAL_CHECK:
+            return True  # not checked: a larger non-minimal group only costs a wasted branch
+        known = minimal.get(packed)
+        if known is None:
+            known = minimal[packed] = _is_minimal(values, pack.unpack(packed))
+        return known
+
+    def solve(state: int, need: int) -> int:
+        """The most groups ``state`` splits into, when that is at least ``need``; otherwise
+        a number below ``need`` that is at least that most. Needs every zero-sum part of up
+        to ``members - 3 * (need - 1)`` members listed."""
+        if state == 0:
+            return 0
+        known = exact.get(state)
+        if known is not None:
+            return known[0]
+        present = [(i, c) for i, c in enumerate(pack.unpack(state)) if c]
+        members = sum(c for _, c in present)
+        payers = sum(c for i, c in present if payer[i])
+        limit = min(sum(c * share[i] for i, c in present) // unit, payers, members - payers,
+                    ceiling.get(state, members))
+        if limit < need:
+            return limit
+        best, choice = 1, None  # what is left is zero-sum: one group at least
+        if limit > 1:
+            pivot = max(present, key=lambda item: (smallest[item[0]], -item[0]))[0]
+            for size, group in groups_of(pivot):
+                wanted = max(need, best + 1)
+                if size > members - 3 * (wanted - 1):
+                    break  # too big to leave room for the groups still wanted
+                if not pack.fits(group, state) or size == members or not is_minimal(size, group):
+                    continue
+                value = 1 + solve(state - group, wanted - 1)
+                if value >= wanted:  # below it, ``value`` is only a bound, never a split found
+                    best, choice = value, group
+                    if best == limit:
+                        break
+        if best < need:  # every group that could lead to ``need`` was tried
+            ceiling[state] = need - 1
+            return need - 1
+        exact[state] = (best, choice)
+        return best
+
+    start = pack.pack(counts)
+    payers = sum(c for c, p in zip(counts, payer) if p)
+    target = min(total_members // 3, payers, total_members - payers)
+    while target > 1:  # from the bound down: the first split found is the largest
+        cap = total_members - 3 * (target - 1)
+        if cap > listed:
+            list_parts(cap)
+        if solve(start, target) >= target:
+            break
+        target -= 1
+    if target <= 1:
+        exact[start] = (1, None)
+    split: list[tuple[int, ...]] = []
+    state = start
+    while state:
+        choice = exact[state][1]
+        if choice is None:
+            split.append(pack.unpack(state))
+            break
+        split.append(pack.unpack(choice))
+        state -= choice
+    return split
+
+
+class _Packing:
+    """Count vectors packed into one integer, :data:`_FIELD` bits a value, the top bit of each
+    field a guard: ``fits(part, whole)`` is one subtraction that borrows from no guard."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.guards = sum(1 << (_FIELD * i + _FIELD - 1) for i in range(width))
+
+    def pack(self, counts: Sequence[int]) -> int:
+        return sum(c << (_FIELD * i) for i, c in enumerate(counts))
+
+    def unpack(self, packed: int) -> tuple[int, ...]:
+        mask = (1 << (_FIELD - 1)) - 1
+        return tuple((packed >> (_FIELD * i)) & mask for i in range(self.width))
+
+    def count(self, packed: int, index: int) -> int:
+        return (packed >> (_FIELD * index)) & ((1 << (_FIELD - 1)) - 1)
+
+    def field(self, index: int) -> int:
+        """The bits of the count of value ``index`` (guard excluded)."""
+        return ((1 << (_FIELD - 1)) - 1) << (_FIELD * index)
+
+    def fits(self, part: int, whole: int) -> bool:
+        return ((whole | self.guards) - part) & self.guards == self.guards
+
+
+_FIELD = 8  # bits per packed count: counts up to 127, and a guard bit
+
+
+def _zero_sum_parts(
+    values: tuple[int, ...], counts: tuple[int, ...], pack: _Packing, cap: int
+) -> list[tuple[int, int]]:
+    """Every non-empty zero-sum sub-multiset of ``counts`` (of ``values``) with at most ``cap``
+    members, the whole excepted, as ``(members, packed counts)``, fewest members first. Met in
+    the middle: the sums of the sub-multisets of one half of the values are looked up against
+    those of the other half."""
+    half = len(values) // 2
+    lower = _half_parts(values, counts, range(half), pack)
+    upper: dict[int, list[tuple[int, int]]] = {}
+    for total, members, packed in _half_parts(values, counts, range(half, len(values)), pack):
+        upper.setdefault(total, []).append((members, packed))
+    for matches in upper.values():
+        matches.sort()
+    whole = pack.pack(counts)
+    found = []
+    for total, members, packed in lower:
+        for more, other in upper.get(-total, ()):
+            if members + more > cap:
+                break
+            found.append((members + more, packed + other))
+    found = [(m, p) for m, p in found if p and p != whole]
+    found.sort()
+    return found
+
+
+def _half_parts(
+    values: tuple[int, ...], counts: tuple[int, ...], indexes: range, pack: _Packing
+) -> list[tuple[int, int, int]]:
+    """Every sub-multiset of the values at ``indexes`` as ``(sum, members, packed counts)``."""
+    parts = [(0, 0, 0)]
+    for index in indexes:
+        value, step = values[index], 1 << (_FIELD * index)
+        parts = [(total + take * value, members + take, packed + take * step)
+                 for total, members, packed in parts for take in range(counts[index] + 1)]
+    return parts
+
+
+_MINIMAL_CHECK = 12
+
+
+def _is_minimal(values: tuple[int, ...], vector: Sequence[int]) -> bool:
+    """Whether the zero-sum group ``vector`` holds no smaller non-empty zero-sum group. A
+    proper zero-sum part and its complement are both zero-sum, so it is enough to look at the
+    parts that leave out one given member."""
+    items = [value for value, count in zip(values, vector) for _ in range(count)]
+    if len(items) <= 3:
+        return True  # no two members cancel (opposites were paired first)
+    reachable: set[int] = set()
+    for amount in items[:-1]:
+        if -amount in reachable:
+            return False
+        reachable |= {amount} | {s + amount for s in reachable}
+    return True
 
 
 def _cancel_opposites(amounts: Sequence[int]) -> list[tuple[int, int, int]]:
