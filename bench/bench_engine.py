@@ -2,7 +2,7 @@
 
 Prints hands scored per second over the shared vectors, and the worst cases we know of for the
 subset searches of RULES.md §3.4 (held spreads excluded, mandatory spreads) on 10-card hands
-with jokers. No assertions: figures and ratios to compare between builds.
+with jokers (JK JK 2H-9H is the worst known). No assertions: figures and ratios to compare between builds.
 """
 from __future__ import annotations
 
@@ -60,6 +60,14 @@ def main() -> None:
             pass
 
     per_second("same hand, mandatory spreads (held_spread refusal)", mandatory, 200)
+
+    # the worst hand we know for the held-spreads search: every card of one suit, and two jokers
+    hearts = parse_entry({
+        "players": ["A", "B"], "stake": 25, "outcome": {"kind": "knock", "knocker": "A"},
+        "hands": {"A": {"cards": ["JK", "JK", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H"]},
+                  "B": {"cards": ["2C"]}},
+    })
+    per_second("JK JK 2H-9H knock, held spreads excluded (worst known)", lambda: score_hand(excluded, hearts), 50)
 
 
 if __name__ == "__main__":

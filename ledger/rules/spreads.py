@@ -100,30 +100,91 @@ def best_held_spreads_value(
     cards: Sequence[Card], rules: RuleSet, points: Callable[[Card], int]
 ) -> int:
     """The largest total of points held in disjoint valid spreads within ``cards`` (§3.4,
-    ``held_spreads_count = false``); 0 when the hand holds no spread."""
-    candidates = [
-        (frozenset(range_indexes), sum(points(cards[i]) for i in range_indexes))
-        for range_indexes in _spread_index_sets(cards, rules)
-    ]
-    best = 0
+    ``held_spreads_count = false``); 0 when the hand holds no spread.
 
-    def search(start: int, used: frozenset[int], total: int) -> None:
-        nonlocal best
-        best = max(best, total)
-        for index in range(start, len(candidates)):
-            members, value = candidates[index]
-            if not members & used:
-                search(index + 1, used | members, total + value)
+    Cards are numbered naturals first, jokers last, and every valid spread becomes a bit mask
+    (:func:`spread_masks`). ``best(mask)``, the most points the cards of ``mask`` can hold,
+    either leaves its lowest-numbered card out or puts it in one of the spreads that hold it
+    as their lowest card; each ``mask`` is worked out once. Hands hold at most 10 cards, so
+    there are at most 1,024 masks.
+    """
+    order = sorted(range(len(cards)), key=lambda i: cards[i].is_joker)
+    ordered = [cards[i] for i in order]
+    value = [points(card) for card in ordered]
+    starting: dict[int, list[tuple[int, int]]] = {}
+    for mask in spread_masks(ordered, rules):
+        lowest = (mask & -mask).bit_length() - 1
+        total = sum(value[i] for i in range(len(ordered)) if mask >> i & 1)
+        starting.setdefault(lowest, []).append((mask, total))
+    known = {0: 0}
 
-    search(0, frozenset(), 0)
-    return best
+    def best(mask: int) -> int:
+        found = known.get(mask)
+        if found is not None:
+            return found
+        low = mask & -mask
+        top = best(mask ^ low)
+        for spread, total in starting.get(low.bit_length() - 1, ()):
+            if spread & mask == spread:
+                top = max(top, total + best(mask ^ spread))
+        known[mask] = top
+        return top
+
+    return best((1 << len(ordered)) - 1)
 
 
-def _spread_index_sets(cards: Sequence[Card], rules: RuleSet) -> list[tuple[int, ...]]:
+def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
+    """Every subset of ``cards`` that is a valid spread (exactly as :func:`spread_problem`
+    judges: books, runs, jokers and the natural-card minimum), as bit masks over the positions
+    of ``cards``. The ranks, suits and jokers of every subset are built by doubling (the
+    subsets with card ``i`` are those without it, plus it), so each check is a few integer
+    operations."""
+    jokers, suits, ranks = [0], [0], [0]  # per subset: jokers, a bit per suit, a bit per rank
+    for card in cards:
+        if card.is_joker:
+            jokers += [j + 1 for j in jokers]
+            suits += suits
+            ranks += ranks
+        else:
+            suit, rank = _SUIT_BIT[card.suit], 1 << card.rank
+            jokers += jokers
+            suits += [s | suit for s in suits]
+            ranks += [r | rank for r in ranks]
+    # two naturals of one rank and suit (a second deck) are in no spread together
+    twins = [1 << i | 1 << j for i in range(len(cards)) for j in range(i + 1, len(cards))
+             if not cards[i].is_joker and (cards[i].rank, cards[i].suit) == (cards[j].rank, cards[j].suit)]
+    minimum = rules.min_natural_cards_per_spread
+    ace_high = rules.ace_in_runs == "high_or_low"
     out = []
-    indexes = range(len(cards))
-    for size in range(MIN_SPREAD, len(cards) + 1):
-        for subset in combinations(indexes, size):
-            if is_valid_spread([cards[i] for i in subset], rules):
-                out.append(subset)
+    for mask in range(len(jokers)):
+        length = mask.bit_count()
+        if length < MIN_SPREAD:
+            continue
+        joker_count = jokers[mask]
+        naturals = length - joker_count
+        if naturals == 0 or (joker_count and naturals < minimum):
+            continue
+        rank_bits, suit_bits = ranks[mask], suits[mask]
+        distinct_ranks = rank_bits.bit_count()
+        if twins and any(pair & mask == pair for pair in twins):
+            continue
+        if distinct_ranks == 1 and length <= MAX_BOOK and suit_bits.bit_count() == naturals:
+            out.append(mask)  # a book: one rank, every suit different, at most four cards
+        elif suit_bits & (suit_bits - 1) == 0 and distinct_ranks == naturals and (
+                _run_fits(rank_bits, length, 1, 13) or (ace_high and _run_fits(
+                    (rank_bits & ~2) | (1 << 14) if rank_bits & 2 else rank_bits, length, 2, 14))):
+            out.append(mask)  # a run: one suit, no rank twice, a window that holds them all
     return out
+
+
+_SUIT_BIT = {suit: 1 << i for i, suit in enumerate("SHDC")}
+
+
+def _run_fits(rank_bits: int, length: int, low_bound: int, high_bound: int) -> bool:
+    """Whether a window of ``length`` consecutive ranks inside the bounds holds every rank in
+    ``rank_bits`` (jokers fill the rest), as :func:`is_run` decides."""
+    if length > high_bound - low_bound + 1:
+        return False
+    lowest = (rank_bits & -rank_bits).bit_length() - 1
+    highest = rank_bits.bit_length() - 1
+    return max(low_bound, highest - length + 1) <= min(lowest, high_bound - length + 1)
