@@ -190,11 +190,11 @@ def _best_split(values: tuple[int, ...], counts: tuple[int, ...]) -> list[tuple[
     :func:`_max_zero_sum_groups`.
 
     Every zero-sum sub-multiset is listed once (:func:`_zero_sum_parts`); the search then
-    branches on the groups that hold one value of what is left, with two bounds. Each value
-    ``v`` has a smallest group ``smallest[v]`` in the whole multiset (a part of it can only
-    have larger ones); a group of ``m`` members holds ``m`` values whose smallest groups have
-    at most ``m`` members, so ``sum(1 / smallest[v])`` over what is left bounds the groups
-    still to be had, and so do its payers and its payees. And a group leaving fewer than
+    branches on the groups that hold the most constrained value of what is left, with two
+    bounds. Each value ``v`` has a smallest group ``here[v]`` that still fits in what is left;
+    a group of ``m`` members holds ``m`` values whose smallest groups have at most ``m``
+    members, so ``sum(1 / here[v])`` bounds the groups still to be had, and so do its payers
+    and its payees. And a group leaving fewer than
     ``3 * k`` members cannot be followed by ``k`` more groups, so only small groups are tried
     when many are needed. A branch that cannot beat the best split found so far is cut.
 
@@ -207,8 +207,6 @@ def _best_split(values: tuple[int, ...], counts: tuple[int, ...]) -> list[tuple[
     payer = [value < 0 for value in values]
     parts: list[tuple[int, int]] = []
     listed = 0  # ``parts`` holds every zero-sum part of at most this many members
-    smallest: list[int] = []
-    share: list[int] = []
     by_value: dict[int, list[tuple[int, int]]] = {}
     minimal: dict[int, bool] = {}
     exact: dict[int, tuple[int, int | None]] = {}
@@ -216,19 +214,10 @@ def _best_split(values: tuple[int, ...], counts: tuple[int, ...]) -> list[tuple[
 
     def list_parts(cap: int) -> None:
         """List the zero-sum parts of up to ``cap`` members; a value in none of them has no
-        group smaller than ``cap + 1`` (a bound that only tightens as ``cap`` grows)."""
-        nonlocal parts, listed, smallest, share
+        group smaller than ``cap + 1``."""
+        nonlocal parts, listed
         parts = _zero_sum_parts(values, counts, pack, cap)
         listed = cap
-        smallest = [min(cap + 1, total_members)] * len(values)
-        unseen = set(range(len(values)))
-        for members, packed in parts:  # fewest members first
-            for index in [i for i in unseen if packed & pack.field(i)]:
-                smallest[index] = members
-                unseen.discard(index)
-            if not unseen:
-                break
-        share = [unit // size for size in smallest]
         by_value.clear()
 
     def groups_of(index: int) -> list[tuple[int, int]]:
@@ -258,13 +247,25 @@ def _best_split(values: tuple[int, ...], counts: tuple[int, ...]) -> list[tuple[
         present = [(i, c) for i, c in enumerate(pack.unpack(state)) if c]
         members = sum(c for _, c in present)
         payers = sum(c for i, c in present if payer[i])
-        limit = min(sum(c * share[i] for i, c in present) // unit, payers, members - payers,
-                    ceiling.get(state, members))
+        limit = min(payers, members - payers, ceiling.get(state, members))
+        if limit < need:
+            return limit
+        # the smallest group each value still has here (the rest of the state at worst)
+        here = {}
+        for i, _ in present:
+            here[i] = min(listed + 1, members)
+            for size, group in groups_of(i):
+                if size >= here[i]:
+                    break
+                if pack.fits(group, state):
+                    here[i] = size
+                    break
+        limit = min(limit, sum(c * (unit // here[i]) for i, c in present) // unit)
         if limit < need:
             return limit
         best, choice = 1, None  # what is left is zero-sum: one group at least
         if limit > 1:
-            pivot = max(present, key=lambda item: (smallest[item[0]], -item[0]))[0]
+            pivot = max(present, key=lambda item: (here[item[0]], -item[0]))[0]
             for size, group in groups_of(pivot):
                 wanted = max(need, best + 1)
                 if size > members - 3 * (wanted - 1):
