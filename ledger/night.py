@@ -527,15 +527,14 @@ def hand_count(db: Session, night: GameSession) -> int:
 
 def next_dealer(db: Session, night: GameSession) -> str:
     """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
-    hand, redeals included, in the current seating (:func:`ledger.timeline.rotate`: a dealer
-    who left passes the deal to the next player still seated); the first dealer when no hand
-    counts yet."""
+    hand, redeals included, in that hand's seating, skipping players who left since
+    (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
     last = db.exec(
         select(Hand.dealer, Hand.players).where(Hand.session_id == night.id, Hand.status == "counted")
         .order_by(Hand.number.desc())  # type: ignore[attr-defined]
     ).first()
     if last is None:
-        return rotate(night.players, None, None, night.first_dealer)
+        return rotate(night.players, None, None, night.first_dealer, night.roster)
     return rotate(night.players, last[1], last[0], night.first_dealer)
 
 

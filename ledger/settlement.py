@@ -292,7 +292,7 @@ def cash_out(
     target = abs(balance)
 
     def transfers(amounts: Mapping[str, int]) -> tuple[Transfer, ...]:
-        made = [Transfer(p, leaver, a) if owed else Transfer(leaver, p, a)
+        made = [Transfer(p, leaver, amounts[p]) if owed else Transfer(leaver, p, amounts[p])
                 for p in counterparts if amounts.get(p, 0) > 0]
         return tuple(made)
 

@@ -24,27 +24,30 @@ def seat_order(night: GameSession) -> list[str]:
 
 
 def rotate(
-    seating: Sequence[str], last_seating: Sequence[str] | None, last_dealer: str | None, first_dealer: str
+    seating: Sequence[str], last_seating: Sequence[str] | None, last_dealer: str | None, first_dealer: str,
+    roster: Sequence[str] = (),
 ) -> str:
-    """Who deals next (RULES.md §2): one seat clockwise from the last dealer in ``seating``
-    (the current seating). When the last dealer has left, the first player still seated
-    clockwise from their old seat (in ``last_seating``, the seating of the last hand) deals.
-    Before any hand, ``first_dealer`` (or, if they left, the same walk round the seating)."""
+    """Who deals next (RULES.md §2): the deal passes one seat clockwise *in the seating of the
+    last hand* (``last_seating``, dealt by ``last_dealer``) to the first player there who is
+    still seated (``seating``, the current seating). A player who sat in since then is reached
+    when the deal comes round to their seat, so one seated at the next dealer's right deals
+    last; a dealer who left passes the deal on all the same. Before any hand: ``first_dealer``,
+    or if they left, the next still seated after them in ``roster`` order."""
     if not seating:
         return ""
     if last_dealer is None:
+        last_seating, last_dealer = list(roster) or list(seating), first_dealer
         if first_dealer in seating:
             return first_dealer
-        return seating[0]
-    if last_dealer in seating:
-        return seating[(list(seating).index(last_dealer) + 1) % len(seating)]
     around = list(last_seating or ())
     if last_dealer in around:
         start = around.index(last_dealer)
-        for step in range(1, len(around)):
+        for step in range(1, len(around) + 1):
             name = around[(start + step) % len(around)]
             if name in seating:
                 return name
+    if last_dealer in seating:
+        return seating[(list(seating).index(last_dealer) + 1) % len(seating)]
     return seating[0]
 
 
