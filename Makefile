@@ -26,6 +26,7 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_settlement.py
+	$(BIN)/python bench/bench_pdf.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -541,7 +542,10 @@ def test_pdf_summary_download(client: Any, night_id: str, night_data: dict[str, 
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
     assert response.data.startswith(b"%PDF")
-    assert f'filename="tonk-{night_id}.pdf"' in response.headers["Content-Disposition"]
+    # <night name>-<date>.pdf, RFC 6266 filename* with an ASCII fallback
+    disposition = response.headers["Content-Disposition"]
+    name = quote(night_data["name"], safe="")
+    assert re.search(rf"filename\*=UTF-8''{re.escape(name)}-\d{{4}}-\d{{2}}-\d{{2}}\.pdf$", disposition), disposition
 
 
 # -- escaping ------------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@ Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /ses
 ``GET|POST /sessions/{id}/hands``, ``GET /sessions/{id}/hands/{n}``,
 ``POST /sessions/{id}/hands/{n}/void``, ``POST /sessions/{id}/preview``,
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
-``GET /sessions/{id}/summary.pdf``; the seating calls (sit in, leave, stake, swap, rename) are
-in :mod:`ledger.api.seating`.
+``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
+``GET /sessions/{id}/statements.pdf``; the seating calls (sit in, leave, stake, swap, rename)
+are in :mod:`ledger.api.seating`.
 
 Errors are JSON ``{"error", "message", "field"}``: 400 malformed JSON, 401 no token, 403 wrong
 token, 404 unknown session or hand, 409 closed session, 422 a refused entry (§9.1 code).
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -29,10 +30,18 @@ from ledger.api.errors import (
     handle_hand_error,
     handle_night_error,
 )
-from ledger.api.schemas import HandCreateSchema, PaymentSchema, SessionCreateSchema, SettleSchema
+from ledger.api.schemas import (
+    AmendSchema,
+    ExportQuerySchema,
+    HandCreateSchema,
+    JoinSchema,
+    PaymentSchema,
+    SessionCreateSchema,
+    SettleSchema,
+)
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger import access, export
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
+from ledger import access, downloads, export
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
@@ -40,7 +49,6 @@ from ledger.names import normalise_entry
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
 from ledger.settlement import UnbalancedError, settle
-from ledger.statements import render_session_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(ApiError, handle_api_error)
@@ -125,9 +133,11 @@ def score() -> Any:
 
 
 @bp.post("/settle")
+@limiter.limit(settle_limit)
 def settle_balances() -> Any:
     """``{"balances": {player: int}}`` → ``{"transfers", "transfer_count", "minimal"}``;
-    422 ``unbalanced`` when the balances do not sum to zero."""
+    422 ``unbalanced`` when the balances do not sum to zero, 422 ``invalid_entry`` past 64
+    balances or 24 non-zero ones; 429 ``too_many_attempts`` past ``SETTLE_LIMIT`` per client."""
     data = load(SettleSchema(), json_body())
     try:
         plan = settle(data["balances"])
@@ -188,10 +198,7 @@ def share(session_id: str) -> Any:
 def join_by_code() -> Any:
     """``{"code": "K7QM2X"}`` → ``{id, token, role}``: a new player token for this device.
     404 ``unknown_code``; rate-limited against guessing (429)."""
-    data = json_body()
-    code = data.get("code")
-    if not isinstance(code, str) or not code.strip():
-        raise ApiError(422, "invalid_entry", "Send the table code as {\"code\": \"…\"}.", "code")
+    code = load(JoinSchema(), json_body())["code"]
     joined = access.join_by_code(get_session(), code, device())
     if joined is None:
         raise ApiError(404, "unknown_code", "No open table has that code.", "code")
@@ -213,7 +220,12 @@ def list_hands(session_id: str) -> Any:
 
 
 def _submission(data: dict[str, Any]) -> Submission:
-    body = load(HandCreateSchema(), data)
+    return _submission_of(load(HandCreateSchema(), data))
+
+
+def _submission_of(body: dict[str, Any]) -> Submission:
+    """A :class:`Submission` from a loaded :class:`HandCreateSchema` body and the request's
+    ``Idempotency-Key`` header."""
     key = request.headers.get("Idempotency-Key")
     return Submission(
         outcome=body["outcome"],
@@ -274,12 +286,9 @@ def amend_hand(session_id: str, number: int) -> Any:
     """Host only. Body: an entry plus ``version`` (the version being corrected) → 201 the new
     version; 409 ``stale_version`` with the ``current`` hand when another phone was first."""
     night, actor = authorised(session_id, "amend")
-    data = json_body()
-    version = data.pop("version", None)
-    if type(version) is not int or version < 1:
-        raise ApiError(422, "invalid_entry", "Say which version of the hand you are correcting.", "version")
+    body = load(AmendSchema(), json_body())
     db = get_session()
-    hand, created = ledger_night.amend_hand(db, night, number, version, _submission(data), actor)
+    hand, created = ledger_night.amend_hand(db, night, number, body["version"], _submission_of(body), actor)
     return jsonify(_hand_with_totals(db, night, hand)), 201 if created else 200
 
 
@@ -359,20 +368,31 @@ def close(session_id: str) -> Any:
 
 @bp.get("/sessions/<session_id>/summary.pdf")
 def summary_pdf(session_id: str) -> Response:
+    """The night's summary PDF (any role)."""
     night = authorised_night(session_id)
-    pdf = render_session_summary(ledger_night.build_report(get_session(), night))
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
-    return response
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "summary"))
+
+
+@bp.get("/sessions/<session_id>/statements/<int:seat>.pdf")
+def statement_pdf(session_id: str, seat: int) -> Response:
+    """One player's statement PDF, ``seat`` 1..n in seat order (any role); 404
+    ``seat_not_found`` for another seat."""
+    night = authorised_night(session_id)
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "statement", seat=seat))
+
+
+@bp.get("/sessions/<session_id>/statements.pdf")
+def pack_pdf(session_id: str) -> Response:
+    """The night pack PDF: the summary, then every player's statement (any role)."""
+    night = authorised_night(session_id)
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "pack"))
 
 
 @bp.get("/sessions/<session_id>/export.csv")
 def export_csv(session_id: str) -> Response:
     """``?table=hands|transfers|payments|history`` (default hands) as CSV, formula-safe."""
     night = authorised_night(session_id)
-    table = request.args.get("table", "hands")
-    if table not in export.CSV_TABLES:
-        raise ApiError(422, "invalid_entry", f"table must be one of {', '.join(export.CSV_TABLES)}.", "table")
+    table = load(ExportQuerySchema(), request.args.to_dict())["table"]
     response = Response(export.export_csv(get_session(), night, table), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}-{table}.csv"'
     return response
@@ -383,6 +403,17 @@ def export_json(session_id: str) -> Any:
     """The whole night: session, every hand version and its transfers, payments, history."""
     night = authorised_night(session_id)
     return jsonify(export.export_json(get_session(), night))
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> Any:
+    """The published contract: this API as an OpenAPI 3.1 document (no token needed)."""
+    from ledger.api.openapi import build_openapi
+
+    document = current_app.extensions.get("ledger.openapi")
+    if document is None:
+        document = current_app.extensions["ledger.openapi"] = build_openapi()
+    return jsonify(document)
 
 
 def _http_error(err: HTTPException) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
 from ledger import night as ledger_night
@@ -23,9 +23,8 @@ from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import GameSession, Hand
 from ledger.night import NightError
 from ledger.rules import PRESETS
-from ledger.statements import render_session_summary
 from ledger.web import hand_rows, live
-from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
+from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
@@ -211,18 +210,6 @@ def void(session_id: str, number: int) -> Any:
     else:
         flash(f"Hand {number} voided; it no longer counts.", "success")
     return redirect(url_for("web.history", session_id=night.id))
-
-
-@bp.get("/s/<session_id>/summary.pdf")
-def summary_pdf(session_id: str) -> Response:
-    night, _actor = authorised(session_id)
-    pdf = render_session_summary(
-        ledger_night.build_report(get_session(), night),
-        locale=current_app.config.get("LOCALE", "en_US"),
-    )
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
-    return response
 
 
 # -- helpers ------------------------------------------------------------------------------------------
