@@ -41,7 +41,8 @@ def _play(client: Any, session_id: str, headers: dict[str, str], players: list[s
 
 
 def _pay(client: Any, session_id: str, headers: dict[str, str], players: list[str], count: int) -> list[tuple[str, str, int]]:
-    """``count`` small payments between varied pairs (each a few cents)."""
+    """``count`` small payments between varied pairs (each a few cents; confirmed, since some pay
+    more than is owed)."""
     made = []
     n = len(players)
     for i in range(count):
@@ -50,7 +51,8 @@ def _pay(client: Any, session_id: str, headers: dict[str, str], players: list[st
             payee = players[(i * 5 + 1) % n]
         amount = 1 + i % 7
         response = client.post(f"/api/v1/sessions/{session_id}/payments",
-                               json={"from": payer, "to": payee, "amount": amount}, headers=headers)
+                               json={"from": payer, "to": payee, "amount": amount, "confirm": True},
+                               headers=headers)
         assert response.status_code == 201, response.get_json()
         made.append((payer, payee, amount))
     return made

@@ -26,7 +26,7 @@ ERROR_CODES = {
     400: "`malformed_json`: the body is empty or not JSON.",
     401: "`unauthorized`: no bearer token was sent.",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
-    404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `unknown_code`, `nothing_to_undo`, "
+    404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `unknown_code`, `nothing_to_undo`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `idempotency_key_reused`.",
@@ -41,6 +41,8 @@ NUMBER = {"name": "number", "in": "path", "required": True, "description": "Hand
           "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
 PAYMENT_ID = {"name": "payment_id", "in": "path", "required": True,
               "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
+SEAT = {"name": "seat", "in": "path", "required": True, "description": "Seat number, 1..n in seat order.",
+        "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "description": "Makes a retry safe: the same key with the same hand answers 200 with the hand "
@@ -70,6 +72,8 @@ def _op(summary: str, ok: dict[int, dict[str, Any]], errors: tuple[int, ...], *,
 def _paths() -> dict[str, dict[str, Any]]:
     hand_recorded = _json(out.HandRecordedSchema, "The hand, the next dealer and the night's running net.")
     session = _json(out.SessionSchema, "The session.")
+    pdf = {"description": "The PDF.", "content": {"application/pdf": {
+        "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}
     return {
         "/score": {"post": _op(
             "Score one RULES.md §8.1 entry (no session, no token).",
@@ -130,10 +134,13 @@ def _paths() -> dict[str, dict[str, Any]]:
             "The minimal plan for what is still outstanding.", {200: _json(out.SettlementSchema, "The plan.")}, ())},
         "/sessions/{session_id}/close": {"post": _op(
             "Host only: no more hands or voids (closing twice changes nothing).", {200: session}, ())},
-        "/sessions/{session_id}/summary.pdf": {"get": _op(
-            "The PDF session summary.",
-            {200: {"description": "The PDF.", "content": {"application/pdf": {
-                "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}}, ())},
+        "/sessions/{session_id}/summary.pdf": {"get": _op("The PDF session summary.", {200: pdf}, ())},
+        "/sessions/{session_id}/statements/{seat}.pdf": {"get": _op(
+            "One player's statement (seat 1..n in seat order; 404 seat_not_found for another seat).",
+            {200: pdf}, ())},
+        "/sessions/{session_id}/statements.pdf": {"get": _op(
+            "The night pack: the summary, then every player's statement, a bookmark per player.",
+            {200: pdf}, ())},
         "/sessions/{session_id}/export.csv": {"get": _op(
             "One table of the night as CSV (cells safe against formula injection).",
             {200: {"description": "The CSV table.", "content": {"text/csv": {
@@ -175,6 +182,7 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     params = [SESSION_ID] if "{session_id}" in path else []
     params += [NUMBER] if "{number}" in path else []
     params += [PAYMENT_ID] if "{payment_id}" in path else []
+    params += [SEAT] if "{seat}" in path else []
     return params
 
 
