@@ -165,12 +165,10 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
                         "name")
     if len(seated) == 1:
         raise HandError("too_few_players", f"{name} is the last player seated; close the night instead.", "name")
-    from_hand = next_number(db, night)
-    as_of = last_hand_of(name, hands_of(db, night))
-    owed = outstanding(db, night)
-    balance = balances(db, night)[name]
+    quote = cash_out_quote(db, night, name)
+    from_hand, as_of, balance, owed, plan = (quote.from_hand, quote.as_of_hand, quote.balance_minor,
+                                             quote.outstanding, quote.cash_out)
     players = [p for p in seated if p != name]
-    plan = cash_out(owed, name, players)
     payments: list[Payment] = []
     if settle == "now":
         for transfer in plan.transfers:
@@ -188,6 +186,31 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     })
     db.commit()
     return Departure(name, tuple(players), from_hand, as_of, balance, owed[name], settle, plan, tuple(payments))
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """What a seated player's leaving would settle, before they leave: ``balance_minor`` over
+    the hands as of ``as_of_hand``, everyone's ``outstanding`` (after payments) and the cash-out."""
+
+    name: str
+    from_hand: int
+    as_of_hand: int | None
+    balance_minor: int
+    outstanding: dict[str, int]
+    cash_out: CashOut
+
+
+def cash_out_quote(db: Session, night: GameSession, name: str) -> Quote:
+    """The cash-out :func:`leave` would make for the seated player ``name`` now (nothing is
+    written; the phone shows it before the host confirms). Raises ``ValueError`` for a player
+    who is not seated."""
+    if name not in night.players:
+        raise ValueError(f"{name!r} is not seated")
+    owed = outstanding(db, night)
+    plan = cash_out(owed, name, [p for p in night.players if p != name])
+    return Quote(name, next_number(db, night), last_hand_of(name, hands_of(db, night)), balances(db, night)[name],
+                 owed, plan)
 
 
 def change_stake(db: Session, night: GameSession, stake_minor: int, actor: Actor = SYSTEM) -> tuple[int, int]:
