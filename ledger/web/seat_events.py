@@ -46,14 +46,12 @@ def describe_seat_event(action: str, detail: Mapping[str, Any], currency: str) -
         title = leave_line(str(after.get("name", "?")), int(after.get("outstanding", after.get("balance")) or 0),
                            cash.get("transfers") or [],
                            currency)
-        if after.get("settle") == "at_end":
-            summary = "To be paid at the end of the night; the balance stays in the settle-up plan."
-        else:
-            summary = "Paid now: recorded as payments."
+        paid = ("at the end of the night" if after.get("settle") == "at_end" else "now, recorded as payments")
+        rows = [seats, ("Cash-out paid", "", paid)]
         as_of = after.get("as_of_hand")
         if as_of is not None:
-            summary = "Balance as of hand {hand}. ".format(hand=as_of) + summary
-        return title, summary, [seats]
+            rows.append(("Balance as of hand", "", str(as_of)))
+        return title, "", rows
     if action == "stake_changed":
         old, new = before.get("stake_minor"), after.get("stake_minor")
         title = "Stake {new} from hand {hand} (was {old})".format(
