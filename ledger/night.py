@@ -661,14 +661,15 @@ def audit_json(event: AuditEvent) -> dict[str, Any]:
 def build_report(db: Session, night: GameSession) -> SessionReport:
     """The read model a PDF summary renders."""
     lines = []
-    for hand in hands_of(db, night):
+    hands = hands_of(db, night)
+    for hand in hands:
         net = hand.result.get("net", {})
         lines.append(HandLine(
             number=hand.number,
             dealer=hand.dealer,
             outcome_text=describe_hand(hand.entry.get("outcome", {}), hand.result),
             winners=tuple(hand.result.get("winners", [])),
-            amounts_minor={p: int(net.get(p, 0)) for p in seat_order(night)},
+            amounts_minor={p: int(net.get(p, 0)) for p in hand.players},  # those seated at that hand
             redeal=hand.redeal,
             voided=hand.status == "voided",
         ))
@@ -690,6 +691,8 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         payments=tuple(Transfer(p.payer, p.payee, p.amount_minor)
                        for p in payments_of(db, night) if p.status == "counted"),
         rules_lines=tuple(line.text for line in rule_lines(rules)),
+        stakes=tuple((c.from_hand, c.stake_minor) for c in stake_changes(night, hands, next_number(db, night))),
+        left={r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
     )
 
 
