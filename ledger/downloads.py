@@ -10,6 +10,7 @@ from memory. File names read ``<night name>-<date>.pdf`` in any script, sent as 
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -69,10 +70,11 @@ def night_version(db: Session, night: GameSession) -> tuple[int, int]:
 
 
 def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | None = None,
-                  locale: str = "en_US") -> tuple[bytes, str]:
+                  locale: str = "en_US", recovery_code: str = "") -> tuple[bytes, str]:
     """``(pdf bytes, file name)`` of ``kind`` ("summary", "statement" with ``seat``, "pack").
 
-    Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
+    ``recovery_code`` is given only for the host's own download: the summary (alone or at the
+    head of the pack) then prints it. Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
     ``seat_not_found`` (field ``seat``) for a seat outside ``1..n``, where the seats are
     numbered in :func:`ledger.timeline.seat_order` (those seated now, then those who left).
     """
@@ -80,13 +82,15 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
     if kind == "statement" and (seat is None or not 1 <= seat <= seats):
         raise NightError(404, "seat_not_found",
                          f"This night has seats 1 to {seats}; there is no seat {seat}.", "seat")
-    key = (night.id, kind, seat, locale, *night_version(db, night))
+    key = (night.id, kind, seat, locale, recovery_code, *night_version(db, night))
     cached = CACHE.get(key)
     if cached is not None:
         db.commit()
         return cached
     report = ledger_night.build_report(db, night)
     db.commit()  # end the read: nothing below touches the database
+    if recovery_code:
+        report = dataclasses.replace(report, recovery_code=recovery_code)
     if kind == "pack":
         item = render_night_pack(report, locale=locale), file_name(report)
     elif kind == "statement":

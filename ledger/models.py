@@ -76,8 +76,10 @@ class GameSession(SQLModel, table=True):
 class AccessKey(SQLModel, table=True):
     """A credential for one session: ``role`` is ``host``, ``player`` or ``viewer``; ``kind``
     is ``link`` (a token in a join link or an API bearer token), ``code`` (the short table
-    code) or ``device`` (a token minted for a phone that joined by code). Only the SHA-256 of
-    the secret is stored."""
+    code), ``device`` (a token minted for a phone that joined by code or link; the host can
+    promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code; its ``label``
+    holds the host token sealed under that code, see :func:`ledger.access.seal`). Only the
+    SHA-256 of the secret is stored."""
 
     __tablename__ = "access_key"
 

@@ -433,8 +433,9 @@ def _by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | Non
     ).first()
 
 
-def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
-    """Void hand ``number``: it is kept (shown struck through) and stops counting.
+def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM, *, undo: bool = False) -> Hand:
+    """Void hand ``number``: it is kept (shown struck through) and stops counting; ``undo``
+    marks the audit event as the host's "undo last hand" (so it can be redone).
 
     Voiding a voided hand changes nothing. Raises :class:`NightError` 404 ``hand_not_found``,
     409 ``session_closed``; :class:`AccessDenied` unless host.
@@ -449,9 +450,52 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     hand.voided_at = utcnow()
     db.add(hand)
     audit(db, night, actor, "hand_voided", hand_number=number,
-          before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"})
+          before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
+          **({"undo": True} if undo else {}))
     db.commit()
     return hand
+
+
+def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
+    """Count voided hand ``number`` again (audit ``hand_restored``); restoring a counted hand
+    changes nothing. Raises :class:`NightError` 404 ``hand_not_found``, 409 ``session_closed``;
+    :class:`AccessDenied` unless host."""
+    actor.require("restore")
+    hand = get_hand(db, night, number)
+    if night.status != "open":
+        raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
+    if hand.status != "voided":
+        return hand
+    hand.status = "counted"
+    hand.voided_at = None
+    db.add(hand)
+    audit(db, night, actor, "hand_restored", hand_number=number,
+          before={"status": "voided"}, after={"status": "counted", "net": hand.result.get("net")})
+    db.commit()
+    return hand
+
+
+def undone_hand(db: Session, night: GameSession) -> Hand | None:
+    """The hand the most recent "undo last hand" voided, while it is still void (what "redo"
+    would count again), else ``None``."""
+    for event in db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id,
+                                                 AuditEvent.action == "hand_voided")
+                         .order_by(AuditEvent.id.desc())):  # type: ignore[union-attr]
+        if event.detail.get("undo") and event.hand_number is not None:
+            hand = get_hand(db, night, event.hand_number)
+            return hand if hand.status == "voided" else None
+    return None
+
+
+def redo_undo(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
+    """Undo the last undo: count again the hand it voided (audit ``hand_restored``). Raises
+    :class:`NightError` 404 ``nothing_to_redo``, 409 ``session_closed``; :class:`AccessDenied`
+    unless host."""
+    actor.require("restore")
+    hand = undone_hand(db, night)
+    if hand is None:
+        raise NightError(404, "nothing_to_redo", "No undone hand to count again.")
+    return restore_hand(db, night, hand.number, actor)
 
 
 def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
@@ -462,7 +506,7 @@ def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Ha
                    .order_by(Hand.number.desc())).first()  # type: ignore[attr-defined]
     if last is None:
         raise NightError(404, "nothing_to_undo", "No counted hand to undo.")
-    return void_hand(db, night, last.number, actor)
+    return void_hand(db, night, last.number, actor, undo=True)
 
 
 def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameSession:

@@ -40,7 +40,8 @@ class SessionReport:
     ``payments`` is the money already handed over at settle-up (counted payments);
     ``settlement`` is the plan that clears what is still owed (``net_minor`` less the payments);
     ``settlement_minimal`` says whether that plan is proven minimal or heuristic;
-    ``timezone`` is the night's IANA zone, in which its times are shown (``created_at`` is UTC).
+    ``timezone`` is the night's IANA zone, in which its times are shown (``created_at`` is UTC);
+    ``recovery_code`` is set only for the host's own PDF.
     """
 
     name: str
@@ -56,6 +57,7 @@ class SessionReport:
     rules_lines: tuple[str, ...] = field(default_factory=tuple)
     payments: tuple[Transfer, ...] = field(default_factory=tuple)
     timezone: str = "UTC"
+    recovery_code: str = ""  # printed only in the host's own PDF
     stakes: tuple[tuple[int, int], ...] = field(default_factory=tuple)
     left: dict[str, int | None] = field(default_factory=dict)
     """``stakes``: where the stake changed, ``(from_hand, stake_minor)`` in hand order (empty or one

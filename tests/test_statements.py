@@ -35,6 +35,11 @@ def usd(amount: int) -> str:
     return format_minor(amount, "USD")
 
 
+def result(amount: int) -> str:
+    """A hand's or a night's result as the PDFs print it: winnings with a "+"."""
+    return ("+" if amount > 0 else "") + usd(amount)
+
+
 @pytest.fixture
 def played(client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
     body = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
@@ -70,12 +75,12 @@ def test_each_players_statement_shows_net_hands_plan_and_reasons(
         assert response.status_code == 200 and response.mimetype == "application/pdf"
         text = flat(pdftotext(response.data))
         assert text.startswith(f"{player} Player statement")
-        assert f"Final net {usd(expected_net[player])}" in text
+        assert f"Final net {result(expected_net[player])}" in text
         balance = 0
         for number, hand in enumerate(night_data["hands"], start=1):
             amount = hand["expected"]["net"].get(player, 0)
             balance += amount
-            shown = usd(amount) if amount else "\u2013"
+            shown = result(amount) if amount else "\u2013"
             assert f" {number} " in f" {text} " and f"{shown} {usd(balance)}" in text, (player, number)
         for t in plan:
             if player not in (t["from"], t["to"]):
@@ -148,7 +153,11 @@ def test_a_second_download_of_an_unchanged_night_is_the_same_and_a_change_shows(
 ) -> None:
     url = f"/api/v1/sessions/{played['id']}/statements.pdf"
     first = client.get(url, headers=played["headers"]).data
-    assert client.get(url, headers=played["viewer"]).data == first
+    assert client.get(url, headers=played["headers"]).data == first
+    viewers = client.get(url, headers=played["viewer"]).data
+    assert client.get(url, headers=played["viewer"]).data == viewers
+    # only the host's own copy prints the recovery code
+    assert "Recovery code" in pdftotext(first) and "Recovery code" not in pdftotext(viewers)
     client.post(f"/api/v1/sessions/{played['id']}/hands/30/void", headers=played["headers"])
     changed = client.get(url, headers=played["headers"]).data
     assert changed != first and "VOID" in pdftotext(changed)

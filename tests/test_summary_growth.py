@@ -109,7 +109,7 @@ def test_finding_1_most_players_two_thousand_hands_five_hundred_payments(app: An
             winner = LONG_EIGHT[(i * 3) % 8]
             ledger_night.record_hand(db, night, ledger_night.Submission({"kind": "discard_out", "winner": winner}, None))
         for i in range(500):
-            ledger_night.record_payment(db, night, LONG_EIGHT[(i + 1) % 8], LONG_EIGHT[(i + 3) % 8], 1)
+            ledger_night.record_payment(db, night, LONG_EIGHT[(i + 1) % 8], LONG_EIGHT[(i + 3) % 8], 1, confirm=True)
     text = _summary_text(client, session_id, headers)
     flat = _squeezed(text)
     assert "Netover2000countedhands" in flat

@@ -3,7 +3,9 @@
 Stateless: ``POST /score`` (one §8.1 entry → §8.2 result), ``POST /settle``.
 Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /sessions/{id}``,
 ``GET|POST /sessions/{id}/hands``, ``GET /sessions/{id}/hands/{n}``,
-``POST /sessions/{id}/hands/{n}/void``, ``POST /sessions/{id}/preview``,
+``POST /sessions/{id}/hands/{n}/void``, ``…/hands/{n}/restore``, ``POST /sessions/{id}/undo``,
+``POST /sessions/{id}/redo``, ``POST /sessions/{id}/preview``, ``GET /sessions/{id}/phones``,
+``POST /sessions/{id}/hosts`` (co-host), ``POST /sessions/{id}/recover`` (recovery code),
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
 ``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
 ``GET /sessions/{id}/statements.pdf``; the seating calls (sit in, leave, stake, swap, rename)
@@ -32,16 +34,18 @@ from ledger.api.errors import (
 )
 from ledger.api.schemas import (
     AmendSchema,
+    CohostSchema,
     ExportQuerySchema,
     HandCreateSchema,
     JoinSchema,
     PaymentSchema,
+    RecoverSchema,
     SessionCreateSchema,
     SettleSchema,
 )
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
-from ledger import access, downloads, export
+from ledger import access, downloads, export, hosts
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
@@ -165,6 +169,7 @@ def create_session() -> Any:
     body = ledger_night.session_json(get_session(), night)
     body["token"] = token
     body.update(share_json(night, token))
+    body["recovery_code"] = access.table_secrets(token, night.id).recovery_code  # shown once
     response = jsonify(body)
     response.headers["Location"] = url_for("api.get_night", session_id=night.id)
     return response, 201
@@ -190,6 +195,9 @@ def share(session_id: str) -> Any:
     night, _actor = authorised(session_id, "share")
     token = bearer_token()
     assert token is not None
+    if not access.is_host_link(get_session(), night, token):
+        raise ApiError(403, "role_forbidden", "The table's links and code are kept by the host's own phone "
+                       "(or one recovered with the recovery code); a co-host cannot show them.")
     return jsonify(share_json(night, token))
 
 
@@ -204,6 +212,40 @@ def join_by_code() -> Any:
         raise ApiError(404, "unknown_code", "No open table has that code.", "code")
     night, token = joined
     return jsonify({"id": night.id, "token": token, "role": "player"}), 201
+
+
+@bp.post("/sessions/<session_id>/recover")
+@limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
+def recover(session_id: str) -> Any:
+    """``{"code": "ABCD-EFGH-JKLM-NPQR"}`` (the recovery code) → 201 ``{token, role: "host"}``:
+    the host's rights on this phone. 404 ``session_not_found``, ``unknown_code``; rate-limited
+    with the table code's budget (429)."""
+    db = get_session()
+    night = ledger_night.find_night(db, session_id)
+    if night is None:
+        raise ApiError(404, "session_not_found", f"There is no session {session_id!r}.", "id")
+    code = load(RecoverSchema(), json_body())["code"]
+    recovered = hosts.recover_host(db, code, device(), night)
+    if recovered is None:
+        raise ApiError(404, "unknown_code", "That is not this night's recovery code.", "code")
+    return jsonify({"id": night.id, "token": recovered[1], "role": "host"}), 201
+
+
+@bp.get("/sessions/<session_id>/phones")
+def list_phones(session_id: str) -> Any:
+    """``[{id, name, role, last_seen}]``: the phones holding a token of this night (each phone
+    that joined by code or link, and the host's own link); ``last_seen`` is the newest change
+    the phone made, or when it joined."""
+    night = authorised_night(session_id)
+    return jsonify(hosts.phones(get_session(), night))
+
+
+@bp.post("/sessions/<session_id>/hosts")
+def add_host(session_id: str) -> Any:
+    """Host: ``{"phone": id}`` makes that phone a co-host → 200 the phone; 404 ``phone_not_found``."""
+    night, actor = authorised(session_id, "cohost")
+    phone = load(CohostSchema(), json_body())["phone"]
+    return jsonify(hosts.make_cohost(get_session(), night, phone, actor))
 
 
 @bp.get("/sessions/<session_id>")
@@ -274,6 +316,15 @@ def void_hand(session_id: str, number: int) -> Any:
     return jsonify(_hand_with_totals(db, night, hand))
 
 
+@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/restore")
+def restore_hand(session_id: str, number: int) -> Any:
+    """Host: count a voided hand again → 200 the hand; 404 unknown, 409 closed."""
+    night, actor = authorised(session_id, "restore")
+    db = get_session()
+    hand = ledger_night.restore_hand(db, night, number, actor)
+    return jsonify(_hand_with_totals(db, night, hand))
+
+
 def _hand_with_totals(db: Any, night: GameSession, hand: Any) -> dict[str, Any]:
     body = ledger_night.hand_json(hand)
     body["next_dealer"] = ledger_night.next_dealer(db, night)
@@ -308,6 +359,15 @@ def undo(session_id: str) -> Any:
     night, actor = authorised(session_id, "undo")
     db = get_session()
     hand = ledger_night.undo_last_hand(db, night, actor)
+    return jsonify(_hand_with_totals(db, night, hand))
+
+
+@bp.post("/sessions/<session_id>/redo")
+def redo(session_id: str) -> Any:
+    """Host: undo the last undo (count again the hand it voided); 404 ``nothing_to_redo``."""
+    night, actor = authorised(session_id, "restore")
+    db = get_session()
+    hand = ledger_night.redo_undo(db, night, actor)
     return jsonify(_hand_with_totals(db, night, hand))
 
 
@@ -366,11 +426,21 @@ def close(session_id: str) -> Any:
     return jsonify(ledger_night.session_json(db, night))
 
 
+def _host_recovery_code(night: GameSession) -> str:
+    """The recovery code when the request carries the host's own link token (the host's PDF
+    prints it), else ``""``."""
+    token = bearer_token()
+    if token is not None and access.is_host_link(get_session(), night, token):
+        return access.table_secrets(token, night.id).recovery_code
+    return ""
+
+
 @bp.get("/sessions/<session_id>/summary.pdf")
 def summary_pdf(session_id: str) -> Response:
-    """The night's summary PDF (any role)."""
+    """The night's summary PDF (any role; the host's copy prints the recovery code)."""
     night = authorised_night(session_id)
-    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "summary"))
+    return downloads.pdf_response(*downloads.statement_pdf(
+        get_session(), night, "summary", recovery_code=_host_recovery_code(night)))
 
 
 @bp.get("/sessions/<session_id>/statements/<int:seat>.pdf")
@@ -383,9 +453,11 @@ def statement_pdf(session_id: str, seat: int) -> Response:
 
 @bp.get("/sessions/<session_id>/statements.pdf")
 def pack_pdf(session_id: str) -> Response:
-    """The night pack PDF: the summary, then every player's statement (any role)."""
+    """The night pack PDF: the summary, then every player's statement (any role; the host's
+    copy prints the recovery code in the summary)."""
     night = authorised_night(session_id)
-    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "pack"))
+    return downloads.pdf_response(*downloads.statement_pdf(
+        get_session(), night, "pack", recovery_code=_host_recovery_code(night)))
 
 
 @bp.get("/sessions/<session_id>/export.csv")

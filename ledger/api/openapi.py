@@ -26,7 +26,8 @@ ERROR_CODES = {
     400: "`malformed_json`: the body is empty or not JSON.",
     401: "`unauthorized`: no bearer token was sent.",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
-    404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `unknown_code`, `nothing_to_undo`, "
+    404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
+         "`nothing_to_undo`, `nothing_to_redo`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `idempotency_key_reused`.",
@@ -110,6 +111,8 @@ def _paths() -> dict[str, dict[str, Any]]:
             "One hand (its current version).", {200: _json(out.HandSchema, "The hand.")}, ())},
         "/sessions/{session_id}/hands/{number}/void": {"post": _op(
             "Host only: void a hand; it is kept and stops counting.", {200: hand_recorded}, (409,))},
+        "/sessions/{session_id}/hands/{number}/restore": {"post": _op(
+            "Host: count a voided hand again.", {200: hand_recorded}, (409,))},
         "/sessions/{session_id}/hands/{number}/amend": {"post": _op(
             "Host only: correct a hand; `version` names the version corrected.",
             {201: hand_recorded, 200: _json(out.HandRecordedSchema, "The same correction was already made.")},
@@ -118,6 +121,19 @@ def _paths() -> dict[str, dict[str, Any]]:
             "Every version of a hand, oldest first.", {200: _json(out.HandVersionsSchema, "The versions.")}, ())},
         "/sessions/{session_id}/undo": {"post": _op(
             "Host only: void the last counted hand.", {200: hand_recorded}, (409,))},
+        "/sessions/{session_id}/redo": {"post": _op(
+            "Host: undo the last undo (count again the hand it voided; 404 nothing_to_redo).",
+            {200: hand_recorded}, (409,))},
+        "/sessions/{session_id}/recover": {"post": _op(
+            "Host rights on a new phone by the night's recovery code (rate-limited with the join code).",
+            {201: _json(out.RecoveredSchema, "The host's token, now on this phone.")}, (404, 429),
+            body=inp.RecoverSchema, auth=False)},
+        "/sessions/{session_id}/phones": {"get": _op(
+            "The phones that hold a token of this night.",
+            {200: _json({"type": "array", "items": out.PhoneSchema}, "The phones, oldest first.")}, ())},
+        "/sessions/{session_id}/hosts": {"post": _op(
+            "Host: make a phone of this night a co-host (404 phone_not_found).",
+            {200: _json(out.PhoneSchema, "The phone, now a host.")}, (), body=inp.CohostSchema)},
         "/sessions/{session_id}/payments": {
             "get": _op("Payments made at settle-up and what is still outstanding.",
                        {200: _json(out.PaymentListSchema, "The payments.")}, ()),

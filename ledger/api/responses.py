@@ -108,6 +108,23 @@ class ShareSchema(Answer):
 
 class SessionCreatedSchema(SessionSchema, ShareSchema):
     token = fields.String(required=True, metadata={"description": "The host's bearer token, shown once."})
+    recovery_code = fields.String(required=True, metadata={
+        "description": "Restores host rights on a new phone (POST …/recover); shown once, also printed in the host's PDF."})
+
+
+class PhoneSchema(Answer):
+    """A phone that holds a token of the night (``GET …/phones``)."""
+
+    id = fields.Integer(required=True)
+    name = fields.String(required=True, metadata={"description": "What the phone said it is, or \"Host link\"."})
+    role = fields.String(required=True, validate=validate.OneOf(ROLES))
+    last_seen = fields.String(required=True, metadata={"description": "ISO 8601 time of its newest change, or when it joined."})
+
+
+class RecoveredSchema(Answer):
+    id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "The host's bearer token, now on this phone."})
+    role = fields.String(required=True, validate=validate.OneOf(("host",)))
 
 
 class JoinedSchema(Answer):

@@ -132,6 +132,28 @@ class JoinSchema(Schema):
     )
 
 
+class RecoverSchema(Schema):
+    """``POST /api/v1/sessions/{id}/recover``: the night's recovery code (from the host's PDF)."""
+
+    class Meta:
+        unknown = RAISE
+
+    code = fields.String(
+        required=True, validate=validate.Regexp(r"\s*\S", error="Send the recovery code as {\"code\": \"…\"}."),
+        metadata={"description": "The recovery code shown once when the night started (dashes and case forgiven)."},
+    )
+
+
+class CohostSchema(Schema):
+    """``POST /api/v1/sessions/{id}/hosts``: the id of a phone from ``GET …/phones``."""
+
+    class Meta:
+        unknown = RAISE
+
+    phone = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER),
+                           metadata={"description": "A phone's id from GET /sessions/{id}/phones."})
+
+
 class PaymentSchema(Schema):
     """``POST /api/v1/sessions/{id}/payments``: ``amount`` in minor units; ``confirm`` (JSON
     boolean, default false) records a payment beyond what is owed (else 422 ``overpayment``)."""

@@ -137,7 +137,7 @@ class Money:
         """Paragraph markup for an amount: coloured by sign, en dash for 0."""
         if amount_minor == 0:
             return f'<font color="{hex_of(VOID_INK if voided else MUTED)}">{ZERO_MARK}</font>'
-        shown = markup(self(amount_minor))
+        shown = markup(self.signed(amount_minor))
         if voided:
             return f'<font color="{hex_of(VOID_INK)}"><strike>{shown}</strike></font>'
         colour = GAIN if amount_minor > 0 else LOSS
@@ -148,9 +148,13 @@ class Money:
     def colour(self, amount_minor: int) -> colors.Color:
         return MUTED if amount_minor == 0 else GAIN if amount_minor > 0 else LOSS
 
+    def signed(self, amount_minor: int) -> str:
+        """A hand's or a night's result: winnings carry a "+" so they read as winnings."""
+        return ("+" if amount_minor > 0 else "") + self(amount_minor)
+
     def plain(self, amount_minor: int) -> str:
-        """The amount as plain cell text (en dash for 0)."""
-        return ZERO_MARK if amount_minor == 0 else self(amount_minor)
+        """A result as plain cell text (signed; en dash for 0)."""
+        return ZERO_MARK if amount_minor == 0 else self.signed(amount_minor)
 
 
 def zone(name: str) -> ZoneInfo:

@@ -22,6 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from ledger.report import HandLine, SessionReport, plan_lines, running_minor
+from ledger.rules import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup
 from ledger.statements.look import (
@@ -92,9 +93,12 @@ def _header(
         ("Players", seats or "\u2014"),
         ("Stake", markup(stake_text(report, money))),
         ("Currency", markup(report.currency)),
-        ("Rules preset", markup(report.preset)),
+        ("Rules preset", markup(PRESETS[report.preset].title if report.preset in PRESETS else report.preset)),
         ("Hands", markup(", ".join(tally))),
     ]
+    if report.recovery_code:  # the host's own PDF only
+        rows.append(("Recovery code", f"<b>{markup(report.recovery_code)}</b> — makes another phone the host "
+                     "(type it at /recover); keep this PDF to yourself"))
     meta = Table(
         [[para(k, st.label), para(v, st.body)] for k, v in rows],
         colWidths=[28 * mm, width - 28 * mm],

@@ -22,7 +22,7 @@ from ledger.rules import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
-from ledger.web.record import Flow, headline, render_step, run_step, stored_hand_view
+from ledger.web.record import Flow, headline, render_step, run_step, step_values, stored_hand_view
 
 MAX_ID = 2**31 - 1
 
@@ -76,7 +76,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
         stale=stale,
     )
     rules = ledger_night.rules_of(night)
-    if request.method == "GET":
+    if request.method == "GET" and "key" not in request.args:
         stored = next((h for h in ledger_night.hands_of(db, night, all_versions=True)
                        if h.number == number and h.version == version), None)
         if stored is None:
@@ -84,7 +84,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
         form = HandForm.from_entry(night.players, rules, stored.entry, dealer=stored.dealer,
                                    number=number, currency=night.currency)
         return render_step(night, form, "outcome", flow)
-    form = HandForm.from_form(request.form, night.players, rules, currency=night.currency)
+    form = HandForm.from_form(step_values(), night.players, rules, currency=night.currency)
     form.number = number
     if form.dealer is None:
         form.dealer = night.players.index(current.dealer) if current.dealer in night.players else 0

@@ -87,6 +87,15 @@ def describe_event(
         return EventView(**base, title=f"Hand {number} voided",
                          changes=[Change(p, signed_money(net.get(p, 0), currency), NOT_COUNTED)
                                   for p in seats(net)])
+    if event.action == "hand_restored":
+        net = nets(after.get("net"))
+        return EventView(**base, title=f"Hand {number} restored",
+                         changes=[Change(p, NOT_COUNTED, signed_money(net.get(p, 0), currency))
+                                  for p in seats(net)])
+    if event.action == "cohost_added":
+        return EventView(**base, title=f"{after.get('name') or 'A phone'} made a co-host")
+    if event.action == "host_recovered":
+        return EventView(**base, title="Host recovered on a new phone with the recovery code")
     if event.action == "hand_amended":
         old, new = nets(before.get("net")), nets(after.get("net"))
         v_old, v_new = before.get("version"), after.get("version")

@@ -15,7 +15,7 @@ from ledger import downloads
 from ledger.db import get_session
 from ledger.models import GameSession
 from ledger.night import NightError
-from ledger.web.access import MAX_REMEMBERED, authorised
+from ledger.web.access import MAX_REMEMBERED, authorised, host_secrets
 from ledger.web.blueprint import bp
 
 
@@ -52,10 +52,12 @@ def this_is_me(session_id: str) -> Any:
 
 
 def _download(session_id: str, kind: str, seat: int | None = None) -> Response:
-    night, _actor = authorised(session_id)
+    night, actor = authorised(session_id)
+    secrets = host_secrets(night, actor) if kind != "statement" else None
     try:
         pdf, name = downloads.statement_pdf(get_session(), night, kind, seat=seat,
-                                            locale=current_app.config.get("LOCALE", "en_US"))
+                                            locale=current_app.config.get("LOCALE", "en_US"),
+                                            recovery_code=secrets.recovery_code if secrets else "")
     except NightError:
         abort(404)
     return downloads.pdf_response(pdf, name)

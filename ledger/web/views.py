@@ -13,22 +13,26 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
 from sqlmodel import Session
 
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.models import GameSession, Hand
+from ledger.models import GameSession, Hand, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
 from ledger.timeline import roster_json, stake_changes
 from ledger.web import hand_rows, live
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
-from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
+from ledger.web.access import (
+    MAX_ID, authorised, host_secrets, join_with_code, my_nights, opens, remember_token, token_for_link,
+)
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
+from ledger.web.entry_form import HandForm, outcome_title
+from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
 
@@ -46,6 +50,7 @@ def index() -> Any:
         if created is not None:
             night, token = created
             remember_token(night.id, token)
+            session["new_night"] = night.id  # the table shows the recovery code this once
             flash("Night started. Share the table link below with the other phones.", "success")
             return redirect(url_for("web.table", session_id=night.id, share=1))
     return render_template(
@@ -88,7 +93,7 @@ def join(session_id: str, token: str) -> Any:
         abort(404)
     if not opens(night, token):
         abort(403)
-    remember_token(session_id, token)
+    remember_token(session_id, token_for_link(night, token))
     return redirect(url_for("web.table", session_id=session_id))
 
 
@@ -110,18 +115,36 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "recent": [hand_rows.hand_row(night, h) for h in reversed(hands[-RECENT_HANDS:])],
         "total_hands": len(hands),
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
+        "redo_number": _redo_number(db, night, actor),
+        "quick_outcomes": [(kind, outcome_title(kind)) for kind in
+                           HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
+        "next_number": ledger_night.next_number(db, night),
     }
+
+
+def _redo_number(db: Session, night: GameSession, actor: Actor) -> int | None:
+    """The hand "redo" would count again (the last undo's), for a host while the night is open."""
+    if not actor.can("restore") or night.status != "open":
+        return None
+    hand = ledger_night.undone_hand(db, night)
+    return hand.number if hand is not None else None
 
 
 @bp.get("/s/<session_id>")
 def table(session_id: str) -> Any:
     night, actor = authorised(session_id)
     share = share_context(night, actor)
+    recovery = None
+    if share is not None and session.get("new_night") == night.id and not is_offline_copy():
+        session.pop("new_night")
+        recovery = host_secrets(night, actor).recovery_code  # type: ignore[union-attr]
     response = render_template(
         "table.html",
         night=night,
         actor=actor,
         share=share,
+        recovery_code=recovery,
+        now=utcnow(),
         share_open=request.args.get("share") == "1",
         **live.page_context("table", get_session(), night, actor),
     )
@@ -160,7 +183,7 @@ def undo(session_id: str) -> Any:
             back=url_for("web.table", session_id=night.id),
         ), (409 if moved and seen else 200)
     try:
-        ledger_night.void_hand(db, night, last.number, actor)
+        ledger_night.void_hand(db, night, last.number, actor, undo=True)
     except NightError as err:
         flash(err.message, "error")
     else:
