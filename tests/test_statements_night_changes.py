@@ -28,6 +28,6 @@ def test_stake_changes_and_a_leaver_as_of_their_last_hand(client: Any, night_dat
     seat = next(i for i, r in enumerate(players, 1) if r["name"] == "Rosa")
     rosa = flat(pdftotext(client.get(f"{url}/statements/{seat}.pdf", headers=headers).data))
     assert "Left after hand 2; balance as of hand 2" in rosa
-    assert "Net as of hand 2 $1.00" in rosa and "2 counted hands" in rosa  # +$1.50 in hand 1, -$0.50 in hand 2
+    assert "Net as of hand 2 +$1.00" in rosa and "2 counted hands" in rosa  # +$1.50 in hand 1, -$0.50 in hand 2
     dee = flat(pdftotext(client.get(f"{url}/statements/1.pdf", headers=headers).data))
     assert "Stake $0.25; $0.50 from hand 2" in dee and "as of hand" not in dee
