@@ -1,6 +1,6 @@
 """Who may do what at a table: secrets, roles and the short table code.
 
-Roles: ``host`` (everything: record, void, amend, undo, close), ``player`` (record hands and
+Roles: ``host`` (everything: record, void, amend, undo, close, change the seating and stake), ``player`` (record hands and
 payments, see everything), ``viewer`` (read only). The host's token is random; the player
 and viewer link tokens and the table code are derived from it with HMAC, so the host's phone
 can always show them again while the database keeps only SHA-256 hashes of every secret.
@@ -34,7 +34,7 @@ SEALED_PREFIX = "sealed:"
 # what each role may do; reading is open to every role
 PERMISSIONS: dict[str, frozenset[str]] = {
     "host": frozenset({"read", "record", "pay", "void", "amend", "undo", "close", "void_payment", "share",
-                       "restore", "cohost"}),
+                       "restore", "cohost", "seat"}),  # seat: sit in, leave, stake, swap seats, rename (ledger.seating)
     "player": frozenset({"read", "record", "pay"}),
     "viewer": frozenset({"read"}),
 }

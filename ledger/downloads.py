@@ -24,6 +24,7 @@ from ledger import night as ledger_night
 from ledger.models import AuditEvent, GameSession, Hand
 from ledger.night import NightError
 from ledger.statements import file_name, render_night_pack, render_player_statement, render_session_summary
+from ledger.timeline import seat_order
 
 CACHE_BYTES = 64 * 1024 * 1024
 
@@ -74,11 +75,13 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
 
     ``recovery_code`` is given only for the host's own download: the summary (alone or at the
     head of the pack) then prints it. Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
-    ``seat_not_found`` (field ``seat``) for a seat outside ``1..players``.
+    ``seat_not_found`` (field ``seat``) for a seat outside ``1..n``, where the seats are
+    numbered in :func:`ledger.timeline.seat_order` (those seated now, then those who left).
     """
-    if kind == "statement" and (seat is None or not 1 <= seat <= len(night.players)):
+    seats = len(seat_order(night))  # the seated, then those who left (statements "as of hand N")
+    if kind == "statement" and (seat is None or not 1 <= seat <= seats):
         raise NightError(404, "seat_not_found",
-                         f"This night has seats 1 to {len(night.players)}; there is no seat {seat}.", "seat")
+                         f"This night has seats 1 to {seats}; there is no seat {seat}.", "seat")
     key = (night.id, kind, seat, locale, recovery_code, *night_version(db, night))
     cached = CACHE.get(key)
     if cached is not None:

@@ -17,7 +17,8 @@ from ledger.transfers import Transfer
 class HandLine:
     """One recorded hand as shown in a summary.
 
-    ``amounts_minor`` maps every seated player to their signed net for this hand (0 included);
+    ``amounts_minor`` maps every player seated at this hand to their signed net for it (0
+    included; a player who had not sat in yet, or had left, is absent);
     ``outcome_text`` is the outcome in words ("Rosa knocked and was caught"); ``winners`` lists
     the players who gained; ``voided`` hands are shown but do not count.
     """
@@ -57,6 +58,12 @@ class SessionReport:
     payments: tuple[Transfer, ...] = field(default_factory=tuple)
     timezone: str = "UTC"
     recovery_code: str = ""  # printed only in the host's own PDF
+    stakes: tuple[tuple[int, int], ...] = field(default_factory=tuple)
+    left: dict[str, int | None] = field(default_factory=dict)
+    """``stakes``: where the stake changed, ``(from_hand, stake_minor)`` in hand order (empty or one
+    entry when it never changed; ``stake_minor`` is the current stake). ``left``: players who
+    left the table, with their last hand (their balance is "as of hand N"; None if they
+    played none). ``players`` lists the seated first, then those who left."""
 
 
 # -- figures derived from a report -------------------------------------------------------------
@@ -181,6 +188,8 @@ def player_statement(
     balance = 0
     hands = []
     for hand in report.hands:
+        if player not in hand.amounts_minor:  # not seated at that hand (sat in later, or left)
+            continue
         amount = hand.amounts_minor.get(player, 0)
         if not hand.voided:
             balance += amount

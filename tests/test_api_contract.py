@@ -170,6 +170,13 @@ def _successes(night_data: dict[str, Any]) -> list[tuple[str, str, Any, dict[str
         ("POST", "/api/v1/sessions/{session_id}/undo", None, {}, 200),
         ("GET", "/api/v1/sessions/{session_id}/export.json", None, {}, 200),
         ("GET", "/api/v1/sessions/{session_id}/history", None, {}, 200),
+        ("POST", "/api/v1/sessions/{session_id}/stake", {"stake": 50}, {}, 200),
+        ("POST", "/api/v1/sessions/{session_id}/seats/swap", {"a": "Dee", "b": "Rosa", "from_hand": 1}, {}, 200),
+        ("POST", "/api/v1/sessions/{session_id}/players/rename", {"from": "Dee", "to": "Deedee"}, {}, 200),
+        ("POST", "/api/v1/sessions/{session_id}/players/leave", {"name": "Rosa", "settle": "now"}, {}, 200),
+        ("POST", "/api/v1/sessions/{session_id}/players", {"name": "Ed", "after": "Deedee"}, {}, 201),
+        ("POST", "/api/v1/sessions/{session_id}/players", {"name": "Ed"}, {}, 422),
+        ("GET", "/api/v1/sessions/{session_id}", None, {}, 200),
         ("POST", "/api/v1/sessions/{session_id}/close", None, {}, 200),
         ("POST", "/api/v1/sessions/{session_id}/hands", hand, {}, 409),
     ]

@@ -8,7 +8,8 @@ Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /ses
 ``POST /sessions/{id}/hosts`` (co-host), ``POST /sessions/{id}/recover`` (recovery code),
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
 ``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
-``GET /sessions/{id}/statements.pdf``.
+``GET /sessions/{id}/statements.pdf``; the seating calls (sit in, leave, stake, swap, rename)
+are in :mod:`ledger.api.seating`.
 
 Errors are JSON ``{"error", "message", "field"}``: 400 malformed JSON, 401 no token, 403 wrong
 token, 404 unknown session or hand, 409 closed session, 422 a refused entry (§9.1 code).
@@ -500,6 +501,9 @@ def _server_error(err: InternalServerError) -> Any:
     if request.path.startswith("/api/"):
         return error_response(500, "internal_error", "Something went wrong on our side; nothing was recorded.")
     return err
+
+
+from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
 
 
 def init_app(app: Flask) -> None:

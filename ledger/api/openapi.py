@@ -16,6 +16,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ledger.api import responses as out
 from ledger.api import schemas as inp
+from ledger.api import seating_schemas as seat
 
 PREFIX = "/api/v1"
 BEARER = [{"bearerAuth": []}]
@@ -163,6 +164,33 @@ def _paths() -> dict[str, dict[str, Any]]:
             (422,), params=[{"in": "query", "schema": inp.ExportQuerySchema}])},
         "/sessions/{session_id}/export.json": {"get": _op(
             "The whole night as one JSON document.", {200: _json(out.ExportSchema, "The night.")}, ())},
+    } | _seating_paths()
+
+
+def _seating_paths() -> dict[str, dict[str, Any]]:
+    """The seating calls (:mod:`ledger.api.seating`): host only, each from the next hand on."""
+    return {
+        "/sessions/{session_id}/players": {"post": _op(
+            "Host only: a player sits in from the next hand (after `after`, or at the next dealer's right); "
+            "422 `too_many_players`, `duplicate_player`, `unknown_player`.",
+            {201: _json(seat.SeatedSchema, "The seating from `from_hand` on.")}, (409,), body=seat.SitInSchema)},
+        "/sessions/{session_id}/players/leave": {"post": _op(
+            "Host only: a player leaves from the next hand; their balance as of their last hand is cleared by "
+            "the fewest transfers with the seated players (recorded as payments with `settle: now`).",
+            {200: _json(seat.LeftSchema, "The seating after and the cash-out.")}, (409,), body=seat.LeaveSchema)},
+        "/sessions/{session_id}/stake": {"post": _op(
+            "Host only: the stake from the next hand on; hands played keep theirs. 422 `invalid_stake`.",
+            {200: _json(seat.StakeChangedSchema, "The stake and the first hand it applies to.")}, (409,),
+            body=seat.StakeSchema)},
+        "/sessions/{session_id}/seats/swap": {"post": _op(
+            "Host only: two players were entered in each other's seats from `from_hand`: every counted hand "
+            "since is re-entered as a new version, all or nothing (422 names the first refusing `hand`).",
+            {200: _json(seat.SwappedSchema, "The re-entered hands' numbers and versions.")}, (409,),
+            body=seat.SwapSchema)},
+        "/sessions/{session_id}/players/rename": {"post": _op(
+            "Host only: rename a player everywhere in the night, keeping the person and their balance.",
+            {200: _json(seat.RenamedSchema, "The seating and the net under the new name.")}, (),
+            body=seat.RenameSchema)},
     }
 
 

@@ -79,6 +79,21 @@ class SessionSchema(Answer):
     hand_count = fields.Integer(required=True)
     next_dealer = fields.String(required=True)
     next_number = fields.Integer(required=True)
+    roster = fields.List(fields.Nested("RosterEntrySchema"), metadata={
+        "description": "Everyone who ever sat: whether seated now, and their last hand (`as_of_hand`)."})
+    stakes = fields.List(fields.Nested("StakeFromSchema"), metadata={
+        "description": "Where the stake changed: the stake from each `from_hand` on."})
+
+
+class RosterEntrySchema(Answer):
+    name = fields.String(required=True)
+    seated = fields.Boolean(required=True)
+    as_of_hand = fields.Integer(required=True, allow_none=True)
+
+
+class StakeFromSchema(Answer):
+    from_hand = fields.Integer(required=True)
+    stake = fields.Integer(required=True, metadata=MONEY)
 
 
 class ShareSchema(Answer):
@@ -135,6 +150,8 @@ class HandSchema(Answer):
     winners = fields.List(fields.String(), required=True)
     created_at = fields.String(required=True)
     voided_at = fields.String(required=True, allow_none=True)
+    players = fields.List(fields.String(), metadata={"description": "The seating the hand was played at."})
+    stake = fields.Integer(metadata={"description": "The stake the hand was played at, minor units."})
 
 
 class HandRecordedSchema(HandSchema):
@@ -156,6 +173,8 @@ class PaymentOutSchema(Answer):
     payee = fields.String(required=True, data_key="to")
     amount = fields.Integer(required=True, metadata=MONEY)
     status = fields.String(required=True, validate=validate.OneOf(("counted", "voided")))
+    kind = fields.String(validate=validate.OneOf(("payment", "cash_out")),
+                         metadata={"description": "`cash_out`: paid to or by a player leaving mid-night."})
     created_at = fields.String(required=True)
 
 

@@ -66,10 +66,16 @@ def _facts(report: SessionReport, statement: PlayerStatement, st, money: Money, 
         ("Night", markup(report.name)),
         ("Date", markup(when(report.created_at, locale, report.timezone))),
         ("Seat", f"{statement.seat} of {len(report.players)}"),
-        ("Stake", markup(money(report.stake_minor))),
+        ("Stake", markup(words.stake_text(report, money))),
         ("Hands", markup(plural(counted, "counted hand"))),
         ("Final net", money.cell(statement.net_minor, bold=True)),
     ]
+    left = words.left_text(report, statement.player)
+    if left is not None:  # a player who left: no seat now, a balance as of their last hand
+        rows[2] = ("Left", markup(left))
+        number = report.left[statement.player]
+        label = words.NET_AS_OF.format(number=number) if number is not None else "Final net"
+        rows[5] = (label, money.cell(statement.net_minor, bold=True))
     table = Table([[para(k, st.label), para(v, st.body)] for k, v in rows],
                   colWidths=[28 * mm, width - 28 * mm], hAlign="LEFT")
     table.setStyle(TableStyle([

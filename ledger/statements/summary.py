@@ -29,7 +29,7 @@ from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
     frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
 )
-from ledger.statements.words import why_sentence
+from ledger.statements.words import seat_name, stake_text, why_sentence
 
 PORTRAIT_MAX_PLAYERS = 5
 
@@ -85,13 +85,13 @@ def _header(
         tally.append(plural(redeals, "redeal"))
 
     seats = " \u00b7 ".join(
-        f'<font color="{hex_of(MUTED)}">{i}.</font>\u00a0{markup(p)}'
+        f'<font color="{hex_of(MUTED)}">{i}.</font>\u00a0{markup(seat_name(report, p))}'
         for i, p in enumerate(report.players, 1)
     )
     rows = [
         ("Date", markup(when(report.created_at, locale, report.timezone))),
         ("Players", seats or "\u2014"),
-        ("Stake", markup(money(report.stake_minor))),
+        ("Stake", markup(stake_text(report, money))),
         ("Currency", markup(report.currency)),
         ("Rules preset", markup(PRESETS[report.preset].title if report.preset in PRESETS else report.preset)),
         ("Hands", markup(", ".join(tally))),

@@ -2,7 +2,7 @@
 placeholders (English)."""
 from __future__ import annotations
 
-from ledger.report import PlanLine
+from ledger.report import PlanLine, SessionReport
 from ledger.statements.look import Money
 
 PAYS = "{payer} pays {payee} {amount}"
@@ -45,3 +45,33 @@ def why_sentence(line: PlanLine, money: Money, you: str | None = None) -> str:
     if you == line.payer:
         return WHY_LOST_YOU.format(hands=hands)
     return WHY_LOST.format(payer=line.payer, hands=hands)
+
+
+STAKE_FROM = "{stake} from hand {number}"
+NET_AS_OF = "Net as of hand {number}"
+LEFT_AFTER = "Left after hand {number}; balance as of hand {number}"
+LEFT_UNPLAYED = "Left before playing a hand"
+PLAYER_LEFT = "{player} (left after hand {number})"
+
+
+def stake_text(report: SessionReport, money: Money) -> str:
+    """"$0.25; $0.50 from hand 15": the stake and where it changed (the plain stake when it
+    never did)."""
+    if len(report.stakes) < 2:
+        return money(report.stakes[0][1] if report.stakes else report.stake_minor)
+    first, *later = report.stakes
+    return "; ".join([money(first[1])] + [STAKE_FROM.format(stake=money(stake), number=n) for n, stake in later])
+
+
+def left_text(report: SessionReport, player: str) -> str | None:
+    """"Left after hand 20; balance as of hand 20" for a player who left, else None."""
+    if player not in report.left:
+        return None
+    number = report.left[player]
+    return LEFT_UNPLAYED if number is None else LEFT_AFTER.format(number=number)
+
+
+def seat_name(report: SessionReport, player: str) -> str:
+    """The player's name in the summary's list of players ("Rosa (left after hand 20)")."""
+    number = report.left.get(player)
+    return PLAYER_LEFT.format(player=player, number=number) if number is not None else player

@@ -27,6 +27,21 @@ from ledger.web.record import Flow, headline, render_step, run_step, step_values
 MAX_ID = 2**31 - 1
 
 
+class AsPlayed:
+    """The night as hand ``hand`` was played: its seating (``players``) and ``stake_minor``,
+    everything else the night's own. The correction flow reads the seats and the stake from
+    it, so a hand played before someone sat in, left or the stake changed is corrected as it
+    was played (:func:`ledger.night.amend_hand` scores it so too)."""
+
+    def __init__(self, night: GameSession, hand: Any) -> None:
+        self._night = night
+        self.players = list(hand.players or night.players)
+        self.stake_minor = hand.stake_minor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._night, name)
+
+
 @bp.route("/s/<session_id>/hands/<int:number>/v<int:version>/correct", methods=["GET", "POST"])
 def amend(session_id: str, number: int, version: int) -> Any:
     night, actor = authorised(session_id, "amend")
@@ -44,6 +59,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
     if current.status == "voided":
         flash(f"Hand {number} is void; record a new hand instead.", "error")
         return redirect(history)
+    night = AsPlayed(night, current)  # type: ignore[assignment]  # the form offers the hand's own seats
     stale = None
     if current.version != version:
         stale = {

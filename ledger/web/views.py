@@ -23,6 +23,7 @@ from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import GameSession, Hand, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
+from ledger.timeline import roster_json, stake_changes
 from ledger.web import hand_rows, live
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import (
@@ -102,7 +103,10 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     """What changes on the table screen when a phone records, voids or corrects a hand."""
     hands = ledger_night.hands_of(db, night)
     last = _last_counted(hands)
+    stakes = stake_changes(night, hands, ledger_night.next_number(db, night))
     return {
+        "left": {r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
+        "stake_from": stakes[-1].from_hand if len(stakes) > 1 else None,
         "preset": _preset_title(night),
         "house_changes": [f"{label}: {value}" for _, label, value in changes_from_preset(ledger_night.rules_of(night))],
         "balances": list(ledger_night.balances(db, night).items()),
