@@ -1,7 +1,8 @@
 """"This is me": a phone says which seat it is, and downloads statements.
 
-The chosen seat is remembered per night in the signed session cookie (``session["me"]``), so
-no database change is needed: asked once on the table screen after joining (the question stays
+The chosen player is remembered by name per night in the signed session cookie
+(``session["me"]``), so no database change is needed and the choice follows the player when
+seats shift (a sit-in, a swap); it is asked once on the table screen after joining (the question stays
 open until answered), changeable any time. The table screen then highlights that player and
 "My statement" is one tap away. Statement PDFs come from :mod:`ledger.downloads`.
 """
@@ -20,10 +21,11 @@ from ledger.web.blueprint import bp
 
 
 def my_seat(night: GameSession) -> int | None:
-    """The seat (1-based) this phone said it is at ``night``, if it said."""
-    seats = session.get("me")
-    seat = seats.get(night.id) if isinstance(seats, dict) else None
-    return seat if type(seat) is int and 1 <= seat <= len(night.players) else None
+    """The current seat (1-based, as in the statement links) of the player this phone said it
+    is at ``night``; None if it did not say, or that player is no longer seated."""
+    chosen = session.get("me")
+    name = chosen.get(night.id) if isinstance(chosen, dict) else None
+    return night.players.index(name) + 1 if isinstance(name, str) and name in night.players else None
 
 
 @bp.app_context_processor
@@ -43,7 +45,7 @@ def this_is_me(session_id: str) -> Any:
     seats = dict(session.get("me") or {}) if isinstance(session.get("me"), dict) else {}
     seats.pop(night.id, None)
     if seat:
-        seats[night.id] = seat
+        seats[night.id] = night.players[seat - 1]
     while len(seats) > MAX_REMEMBERED:
         seats.pop(next(iter(seats)))
     session["me"] = seats
