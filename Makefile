@@ -36,8 +36,11 @@ demo: $(RUN_STAMP)
 	$(BIN)/tonk-ledger demo --base-url http://127.0.0.1:$(PORT)
 
 bench: $(STAMP)
+	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/bench_settlement.py
 	$(BIN)/python bench/bench_pdf.py
+	$(BIN)/python bench/bench_growth.py
+	$(BIN)/python bench/bench_http.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

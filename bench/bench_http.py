@@ -179,7 +179,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per level")
     parser.add_argument("--clients", default="1,8,16")
     parser.add_argument("--database", default=None, help="a PostgreSQL server URL (default: SQLite files)")
-    parser.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default: waitress)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="gunicorn worker processes (default: waitress; needs `pip install gunicorn`)")
     args = parser.parse_args()
     levels = [int(x) for x in args.clients.split(",")]
     served = f"gunicorn × {args.workers} workers × {THREADS} threads" if args.workers > 1 else f"waitress × {THREADS} threads"
