@@ -45,11 +45,17 @@ function unreachable(response) {
 
 /* The copies are made by the page (offline-queue.js asks for them with X-Offline-Copy, which
    shows no one-time message and leaves the session cookie alone), never from a navigation. */
-function fromNetworkOrCopy(request, key) {
+function fromNetwork(request) {
   return fetch(request).then(function (response) {
     if (unreachable(response)) throw new Error("unreachable");
     return response;
-  }).catch(function () {
+  });
+}
+
+function fromNetworkOrCopy(request, key) {
+  // one dropped connection (a busy server closing a kept-alive socket) is tried again before
+  // the phone falls back to the copy: the live page carries the message of what was just saved
+  return fromNetwork(request).catch(function () { return fromNetwork(request); }).catch(function () {
     return caches.open(PAGES).then(function (cache) { return key ? cache.match(key) : undefined; })
       .then(function (kept) {
         return kept || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
