@@ -130,3 +130,21 @@ def test_a_page_kept_for_offline_use_leaves_messages_and_cookie_alone(host: dict
     assert "a message for the real page" not in copy.get_data(as_text=True)
     page = client.get(f"/s/{session_id}").get_data(as_text=True)
     assert flashes(page) == ["Hand 9 recorded: a message for the real page"]
+
+
+def test_a_live_poll_never_rewrites_the_cookie(host: dict[str, Any]) -> None:
+    """A /state poll still on the wire when Save is tapped must not put back the cookie as it was
+    before the save: that dropped the "Hand N recorded" message in a CI run. Only a request that
+    changes the session writes the cookie."""
+    client, session_id = host["client"], host["id"]
+    page = client.get(f"/s/{session_id}")
+    assert page.status_code == 200
+    with client.session_transaction() as cookie:
+        assert cookie.permanent  # the host's token is remembered for a month
+    poll = client.get(f"/s/{session_id}/state?since=0", headers={"Accept": "application/json"})
+    assert poll.status_code == 200 and "Set-Cookie" not in poll.headers
+    with client.session_transaction() as cookie:
+        cookie["_flashes"] = [("success", "Hand 3 recorded: shown once")]
+    shown = client.get(f"/s/{session_id}")
+    assert "Set-Cookie" in shown.headers  # the message was taken out of the cookie
+    assert flashes(shown.get_data(as_text=True)) == ["Hand 3 recorded: shown once"]
