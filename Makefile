@@ -4,31 +4,45 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+RUN_STAMP := $(VENV)/.run-stamp
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test demo bench bench-settlement bench-engine bench-growth bench-http clean
+.PHONY: run test demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http clean
 
-$(STAMP): pyproject.toml
+# what running needs (make run, make demo): the app's own dependencies, with pip's progress shown
+$(RUN_STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Tonk Ledger needs Python 3.11 or newer; run 'make PYTHON=python3.11 run'."; exit 1; }
+	@echo "Setting up .venv with what the app needs (the first time takes a minute)..."
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --upgrade --progress-bar on pip
+	$(BIN)/python -m pip install --progress-bar on -e .
+	touch $(RUN_STAMP)
+
+# everything, test packages included (make test)
+$(STAMP): $(RUN_STAMP)
+	@echo "Adding the test packages (pytest, Playwright, ...) to .venv..."
+	$(BIN)/python -m pip install --progress-bar on -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/tonk-ledger serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-demo: $(STAMP)
+demo: $(RUN_STAMP)
 	$(BIN)/tonk-ledger demo --base-url http://127.0.0.1:$(PORT)
 
 # benchmarks, run by hand (figures only, nothing asserted); `make bench-http DATABASE=postgresql+psycopg://… WORKERS=2`
-bench: bench-settlement bench-engine bench-growth bench-http
+bench: bench-engine bench-settlement bench-pdf bench-growth bench-http
 
 bench-settlement: $(STAMP)
 	$(BIN)/python bench/bench_settlement.py
+
+bench-pdf: $(STAMP)
+	$(BIN)/python bench/bench_pdf.py
 
 bench-engine: $(STAMP)
 	$(BIN)/python bench/bench_engine.py

@@ -1,11 +1,16 @@
 """Who may do what at a table: secrets, roles and the short table code.
 
-Roles: ``host`` (everything: record, void, amend, undo, close), ``player`` (record hands and
+Roles: ``host`` (everything: record, void, amend, undo, close, change the seating and stake), ``player`` (record hands and
 payments, see everything), ``viewer`` (read only). The host's token is random; the player
 and viewer link tokens and the table code are derived from it with HMAC, so the host's phone
 can always show them again while the database keeps only SHA-256 hashes of every secret.
-A phone that joins by typing the table code gets a token of its own, so the history can say
-which phone did what.
+A phone that joins by typing the table code, or by opening a player or viewer link, gets a
+token of its own (a ``device`` key), so the history can say which phone did what and the host
+can make that phone a co-host (:mod:`ledger.hosts`).
+
+The recovery code (16 characters of :data:`CODE_ALPHABET`, also derived from the host token)
+gives the host's rights back on a new phone: its key keeps the host token sealed under the code
+(see :func:`seal`), so only someone holding the code can unseal it.
 """
 from __future__ import annotations
 
@@ -21,12 +26,16 @@ from ledger.db import begin_write
 from ledger.models import AccessKey, GameSession
 
 ROLES = ("host", "player", "viewer")
+TOKEN_KINDS = ("link", "device")  # keys whose secret is a bearer token (codes are typed, then exchanged)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 6
+RECOVERY_LENGTH = 16  # 80 bits: unguessable, still short enough to copy from paper
+SEALED_PREFIX = "sealed:"
 
 # what each role may do; reading is open to every role
 PERMISSIONS: dict[str, frozenset[str]] = {
-    "host": frozenset({"read", "record", "pay", "void", "amend", "undo", "close", "void_payment", "share"}),
+    "host": frozenset({"read", "record", "pay", "void", "amend", "undo", "close", "void_payment", "share",
+                       "restore", "cohost", "seat"}),  # seat: sit in, leave, stake, swap seats, rename (ledger.seating)
     "player": frozenset({"read", "record", "pay"}),
     "viewer": frozenset({"read"}),
 }
@@ -89,6 +98,48 @@ def code_hash(code: str) -> str:
     return hash_secret("code:" + normalise_code(code))
 
 
+def derived_recovery_code(host_token: str, session_id: str) -> str:
+    """The session's recovery code, grouped for reading: ``ABCD-EFGH-JKLM-NPQR`` (16 characters
+    of :data:`CODE_ALPHABET`; 256 is a multiple of 32, so every character is uniform)."""
+    digest = _derive(host_token, "recovery", session_id)
+    raw = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:RECOVERY_LENGTH])
+    return "-".join(raw[i:i + 4] for i in range(0, RECOVERY_LENGTH, 4))
+
+
+def recovery_hash(code: str) -> str:
+    return hash_secret("recovery:" + normalise_code(code))
+
+
+def _keystream(code: str, session_id: str, length: int) -> bytes:
+    stream = b""
+    block = 0
+    while len(stream) < length:
+        stream += hmac.new(normalise_code(code).encode(), f"seal:{session_id}:{block}".encode(),
+                           hashlib.sha256).digest()
+        block += 1
+    return stream[:length]
+
+
+def seal(host_token: str, code: str, session_id: str) -> str:
+    """The host token encrypted under the recovery code (XOR with an HMAC-SHA256 key stream
+    that is used for this one token only), as text for the recovery key's ``label``."""
+    raw = host_token.encode()
+    sealed = bytes(a ^ b for a, b in zip(raw, _keystream(code, session_id, len(raw))))
+    return SEALED_PREFIX + base64.urlsafe_b64encode(sealed).decode().rstrip("=")
+
+
+def unseal(sealed: str, code: str, session_id: str) -> str | None:
+    """The host token :func:`seal` hid, or ``None`` when ``sealed`` is not a sealed token."""
+    if not sealed.startswith(SEALED_PREFIX):
+        return None
+    text = sealed[len(SEALED_PREFIX):]
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        return bytes(a ^ b for a, b in zip(raw, _keystream(code, session_id, len(raw)))).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class TableSecrets:
     """The secrets of a session as only its host sees them."""
@@ -97,6 +148,7 @@ class TableSecrets:
     player_token: str
     viewer_token: str
     table_code: str
+    recovery_code: str = ""
 
     def for_role(self, role: str) -> str:
         return {"host": self.host_token, "player": self.player_token, "viewer": self.viewer_token}[role]
@@ -112,6 +164,7 @@ def table_secrets(host_token: str, session_id: str) -> TableSecrets:
         player_token=derived_token(host_token, session_id, "player"),
         viewer_token=derived_token(host_token, session_id, "viewer"),
         table_code=derived_code(host_token, session_id),
+        recovery_code=derived_recovery_code(host_token, session_id),
     )
 
 
@@ -122,6 +175,10 @@ def add_keys(db: Session, night: GameSession, table: TableSecrets) -> None:
                          label=f"{role} link"))
     db.add(AccessKey(session_id=night.id, role="player", kind="code", secret_hash=code_hash(table.table_code),
                      label="table code"))
+    if table.recovery_code:
+        db.add(AccessKey(session_id=night.id, role="host", kind="recovery",
+                         secret_hash=recovery_hash(table.recovery_code),
+                         label=seal(table.host_token, table.recovery_code, night.id)))
 
 
 def key_for(db: Session, night: GameSession, token: str | None) -> AccessKey | None:
@@ -129,9 +186,30 @@ def key_for(db: Session, night: GameSession, token: str | None) -> AccessKey | N
     if not token:
         return None
     key = db.exec(select(AccessKey).where(AccessKey.secret_hash == hash_secret(token))).first()
-    if key is None or key.session_id != night.id or key.revoked_at is not None or key.kind == "code":
+    if key is None or key.session_id != night.id or key.revoked_at is not None or key.kind not in TOKEN_KINDS:
         return None
     return key
+
+
+def is_host_link(db: Session, night: GameSession, token: str | None) -> bool:
+    """Whether ``token`` is the night's own host token (the one its links and codes derive
+    from), not a co-host's device token."""
+    key = key_for(db, night, token)
+    return key is not None and key.kind == "link" and key.role == "host"
+
+
+def device_token_for_link(db: Session, night: GameSession, link_token: str, label: str) -> str | None:
+    """A token of this phone's own for a player or viewer link (committed), so the history can
+    tell the phones apart and the host can make this one a co-host; ``None`` when the link
+    is not a player or viewer link of ``night``."""
+    key = key_for(db, night, link_token)
+    if key is None or key.kind != "link" or key.role == "host":
+        return None
+    token = secrets.token_urlsafe(24)
+    db.add(AccessKey(session_id=night.id, role=key.role, kind="device", secret_hash=hash_secret(token),
+                     label=(label or "phone")[:120]))
+    db.commit()
+    return token
 
 
 def actor_for(db: Session, night: GameSession, token: str | None, device: str = "") -> Actor | None:

@@ -33,6 +33,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # Only a request that changes the session writes the cookie: a live poll or a kept
+        # copy answered late must never put back an older cookie (a one-time message lost).
+        # The month a remembered token lasts counts from when it was last changed.
+        SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         LOCALE="en_US",
     )

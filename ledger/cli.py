@@ -67,9 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         waitress_serve(app, host=args.host, port=args.port, threads=8)
         return 0
     session_id, token, count = load_night(app, args.night)
+    from ledger.access import table_secrets
+
+    base = args.base_url.rstrip("/")
+    table = table_secrets(token, session_id)
     print(f"Loaded {count} hands as session {session_id}.")
-    print(f"Open the table: {args.base_url.rstrip('/')}/join/{session_id}/{token}")
-    print(f"API token: {token}")
+    print(f"Host's link (this phone can correct, void, undo and close): {base}/join/{session_id}/{token}")
+    print(f"Players' link (for the other phones): {base}/join/{session_id}/{table.player_token}")
+    print(f"Table code: {table.table_code}   Recovery code (makes another phone the host): {table.recovery_code}")
+    print(f"API token (host): {token}")
     return 0
 
 

@@ -17,6 +17,7 @@ from ledger import night as ledger_night
 from ledger.models import GameSession
 from ledger.money import format_plain
 from ledger.rules.describe import describe_hand
+from ledger.timeline import seat_order
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_TABLES = ("hands", "transfers", "payments", "history")
@@ -47,7 +48,7 @@ def export_csv(db: Session, night: GameSession, table: str) -> str:
     currency = night.currency
     hands = ledger_night.hands_of(db, night, all_versions=True)
     if table == "hands":
-        players = list(night.players)
+        players = seat_order(night)  # everyone who ever sat; a hand's absent players show 0
         return _csv(
             ["hand", "version", "status", "dealer", "outcome", "description", "recorded_at"]
             + [f"{p} (minor units)" for p in players],

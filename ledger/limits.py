@@ -7,7 +7,7 @@ against one budget (``tests/test_scale_out.py``).
 """
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -17,11 +17,24 @@ JOIN_LIMIT = "10 per minute;60 per hour"
 # phone's ``/join`` and ``/rejoin`` (each decorated with ``limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)``)
 JOIN_SCOPE = "join-code"
 
+# POST /api/v1/settle needs no token and its exact search costs up to ~0.2 s of CPU per call:
+# per client, at most this many calls (config key ``SETTLE_LIMIT`` overrides it) ...
+SETTLE_LIMIT = "30 per minute"
+# ... and at most this many balances per call, of which at most this many non-zero
+SETTLE_MAX_BALANCES = 64
+SETTLE_MAX_NONZERO = 24
+
 # no ``storage_uri`` here: an argument would override ``RATELIMIT_STORAGE_URI`` from the config
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+
+def settle_limit() -> str:
+    """The app's ``SETTLE_LIMIT`` (Flask-Limiter string), default :data:`SETTLE_LIMIT`."""
+    return str(current_app.config.get("SETTLE_LIMIT", SETTLE_LIMIT))
 
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    app.config.setdefault("SETTLE_LIMIT", SETTLE_LIMIT)
     limiter.init_app(app)

@@ -48,6 +48,10 @@ class GameSession(SQLModel, table=True):
     """One night at one table: seat order, stake, currency and the frozen rule-set snapshot;
     ``timezone`` is the IANA zone of the phone that started it (pages and PDFs show its times there).
 
+    ``players`` and ``stake_minor`` are the *current* seating (clockwise) and stake: what the next
+    hand is played at (each :class:`Hand` keeps its own). ``roster`` is everyone who ever sat at
+    this night, in the order they first sat (players who left included), see :mod:`ledger.seating`.
+
     Its secrets live hashed in :class:`AccessKey`. ``last_hand_number`` is bumped in the same transaction that records a hand, which keeps
     hand numbers unique and gap-free under concurrent writers.
     """
@@ -60,6 +64,7 @@ class GameSession(SQLModel, table=True):
     stake_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
     ruleset: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     players: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    roster: list[str] = Field(sa_column=Column(JSON, nullable=False, server_default="[]"))
     first_dealer: str = Field(max_length=80)
     status: str = Field(default="open", max_length=16)
     last_hand_number: int = Field(default=0)
@@ -71,8 +76,10 @@ class GameSession(SQLModel, table=True):
 class AccessKey(SQLModel, table=True):
     """A credential for one session: ``role`` is ``host``, ``player`` or ``viewer``; ``kind``
     is ``link`` (a token in a join link or an API bearer token), ``code`` (the short table
-    code) or ``device`` (a token minted for a phone that joined by code). Only the SHA-256 of
-    the secret is stored."""
+    code), ``device`` (a token minted for a phone that joined by code or link; the host can
+    promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code; its ``label``
+    holds the host token sealed under that code, see :func:`ledger.access.seal`). Only the
+    SHA-256 of the secret is stored."""
 
     __tablename__ = "access_key"
 
@@ -90,7 +97,8 @@ class Hand(SQLModel, table=True):
     """One version of one recorded hand: what was entered (``entry``), what the engine paid
     (``result``), its number within the session, its dealer. ``status`` is ``counted``,
     ``voided`` or ``superseded`` (an amendment replaced it with ``version + 1``); exactly one
-    version of a number is not superseded."""
+    version of a number is not superseded. ``players`` (seat order) and ``stake_minor`` are the
+    seating and stake the hand was played at; an amendment keeps them."""
 
     __tablename__ = "hand"
     __table_args__ = (
@@ -103,6 +111,8 @@ class Hand(SQLModel, table=True):
     number: int
     version: int = Field(default=1)
     dealer: str = Field(max_length=80)
+    players: list[str] = Field(sa_column=Column(JSON, nullable=False, server_default="[]"))
+    stake_minor: int = Field(sa_column=Column(BigInteger, nullable=False, server_default="0"))
     kind: str = Field(max_length=20)
     entry: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     result: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
@@ -128,7 +138,8 @@ class HandTransfer(SQLModel, table=True):
 
 class Payment(SQLModel, table=True):
     """Money handed over at settle-up: ``payer`` gave ``payee`` ``amount_minor`` (positive,
-    partial amounts allowed). ``status`` is ``counted`` or ``voided``."""
+    partial amounts allowed). ``status`` is ``counted`` or ``voided``. ``kind`` is ``payment``
+    (settle-up) or ``cash_out`` (paid to or by a player leaving mid-night, :mod:`ledger.seating`)."""
 
     __tablename__ = "payment"
 
@@ -138,13 +149,16 @@ class Payment(SQLModel, table=True):
     payee: str = Field(max_length=80)
     amount_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
     status: str = Field(default="counted", max_length=16)
+    kind: str = Field(default="payment", max_length=16, sa_column_kwargs={"server_default": "payment"})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 
 
 class AuditEvent(SQLModel, table=True):
     """Something that changed a session: ``action`` (``session_created``, ``hand_recorded``,
-    ``hand_voided``, ``hand_amended``, ``payment_recorded``, ``session_closed``...), who did
+    ``hand_voided``, ``hand_amended``, ``payment_recorded``, ``session_closed``, and the seating
+    changes ``player_sat_in``, ``player_left``, ``stake_changed``, ``seats_swapped``,
+    ``player_renamed``), who did
     it (``actor_role``, ``access_key_id``: which phone), when, and ``detail`` (before/after)."""
 
     __tablename__ = "audit_event"

@@ -27,6 +27,7 @@ from ledger.rules.describe import describe_hand
 from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_stake, check_table
 from ledger.settlement import SettlementPlan, settle_after_payments
+from ledger.timeline import roster_json, rotate, seat_order, stake_changes
 from ledger.transfers import Transfer
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -127,6 +128,7 @@ def create_night(
             stake_minor=stake_minor,
             ruleset=rules.snapshot(),
             players=list(seated),
+            roster=list(seated),
             first_dealer=dealer,
             timezone=timezone,
         )
@@ -182,15 +184,19 @@ class Submission:
         return out
 
 
-def preview_hand(night: GameSession, submission: Submission) -> HandResult:
-    """Score a hand under the session's rules without storing it.
+def preview_hand(
+    night: GameSession, submission: Submission, *, players: Sequence[str] | None = None,
+    stake_minor: int | None = None,
+) -> HandResult:
+    """Score a hand under the session's rules without storing it, at the night's current
+    seating and stake, or at ``players`` and ``stake_minor`` (an amended hand keeps its own).
 
     Raises :class:`HandError` exactly as recording would.
     """
     submission = submission.normalised()
     record = parse_hand(
-        players=tuple(night.players),
-        stake=night.stake_minor,
+        players=tuple(night.players if players is None else players),
+        stake=night.stake_minor if stake_minor is None else stake_minor,
         outcome=submission.outcome,
         hands=submission.hands,
         side_bets=submission.side_bets,
@@ -229,7 +235,16 @@ def record_hand(
     begin_write(db)  # checked and scored: only now take the write lock
     try:
         number = _take_hand_number(db, night)
+        if _reseated(db, night):  # the host changed the seating or stake meanwhile: play it at the new one
+            try:
+                result = preview_hand(night, submission)
+            except HandError:
+                db.rollback()
+                raise
         dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
+        if dealer not in night.players:
+            db.rollback()
+            raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
         if submission.idempotency_key:
             # the counter's row lock has queued this request behind any twin of it: look again
             existing = _by_idempotency_key(db, night, submission.idempotency_key)
@@ -239,7 +254,7 @@ def record_hand(
         if submission.number is not None and submission.number != number:
             db.rollback()
             _refuse_number(db, night, submission.number, number)
-        hand = _store_version(db, night, number, 1, dealer, submission, result)
+        hand = store_version(db, night, number, 1, dealer, submission, result)
         audit(db, night, actor, "hand_recorded", hand_number=number,
               after={"dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
@@ -253,6 +268,14 @@ def record_hand(
     return hand, True
 
 
+def _reseated(db: Session, night: GameSession) -> bool:
+    """Read the night's seating and stake again (its row is locked by now) and say whether they
+    changed since ``night`` was read; ``night`` then holds the new ones."""
+    seen = (list(night.players), night.stake_minor)
+    db.refresh(night, ["players", "stake_minor"])
+    return (list(night.players), night.stake_minor) != seen
+
+
 def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: int) -> None:
     taken = db.exec(select(Hand).where(
         Hand.session_id == night.id, Hand.number == wanted, Hand.status != "superseded")).first()
@@ -264,15 +287,20 @@ def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: in
                      "number", {"next_number": next_number})
 
 
-def _store_version(
+def store_version(
     db: Session, night: GameSession, number: int, version: int, dealer: str,
-    submission: Submission, result: HandResult,
+    submission: Submission, result: HandResult, *, players: Sequence[str] | None = None,
+    stake_minor: int | None = None,
 ) -> Hand:
+    """Store one version of a hand with its transfers, played at ``players`` and
+    ``stake_minor`` (default: the night's current seating and stake)."""
     hand = Hand(
         session_id=night.id,
         number=number,
         version=version,
         dealer=dealer,
+        players=list(night.players if players is None else players),
+        stake_minor=night.stake_minor if stake_minor is None else stake_minor,
         kind=result.kind,
         entry=submission.entry(),
         result=result.to_json() | {"detail": result.detail, "counts": result.counts},
@@ -321,17 +349,18 @@ def amend_hand(
                          "version", {"current": hand_json(current), "your_version": version})
     if current.status == "voided":
         raise NightError(409, "hand_voided", f"Hand {number} is void; record a new hand instead.", "number")
-    result = preview_hand(night, submission)
+    result = preview_hand(night, submission, players=current.players, stake_minor=current.stake_minor)
     dealer = submission.dealer if submission.dealer is not None else current.dealer
-    if dealer not in night.players:
-        raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
+    if dealer not in current.players:
+        raise HandError("unknown_player", f"The dealer {dealer} was not seated at hand {number}.", "dealer")
     before = {"version": current.version, "dealer": current.dealer, "entry": current.entry,
               "net": current.result.get("net")}
     current.status = "superseded"
     db.add(current)
     try:
         db.flush()
-        hand = _store_version(db, night, number, version + 1, dealer, submission, result)
+        hand = store_version(db, night, number, version + 1, dealer, submission, result,
+                              players=current.players, stake_minor=current.stake_minor)
         audit(db, night, actor, "hand_amended", hand_number=number, before=before,
               after={"version": hand.version, "dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
@@ -408,8 +437,9 @@ def _by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | Non
     ).first()
 
 
-def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
-    """Void hand ``number``: it is kept (shown struck through) and stops counting.
+def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM, *, undo: bool = False) -> Hand:
+    """Void hand ``number``: it is kept (shown struck through) and stops counting; ``undo``
+    marks the audit event as the host's "undo last hand" (so it can be redone).
 
     Voiding a voided hand changes nothing. Raises :class:`NightError` 404 ``hand_not_found``,
     409 ``session_closed``; :class:`AccessDenied` unless host.
@@ -425,9 +455,52 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     hand.voided_at = utcnow()
     db.add(hand)
     audit(db, night, actor, "hand_voided", hand_number=number,
-          before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"})
+          before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
+          **({"undo": True} if undo else {}))
     db.commit()
     return hand
+
+
+def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
+    """Count voided hand ``number`` again (audit ``hand_restored``); restoring a counted hand
+    changes nothing. Raises :class:`NightError` 404 ``hand_not_found``, 409 ``session_closed``;
+    :class:`AccessDenied` unless host."""
+    actor.require("restore")
+    hand = get_hand(db, night, number)
+    if night.status != "open":
+        raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
+    if hand.status != "voided":
+        return hand
+    hand.status = "counted"
+    hand.voided_at = None
+    db.add(hand)
+    audit(db, night, actor, "hand_restored", hand_number=number,
+          before={"status": "voided"}, after={"status": "counted", "net": hand.result.get("net")})
+    db.commit()
+    return hand
+
+
+def undone_hand(db: Session, night: GameSession) -> Hand | None:
+    """The hand the most recent "undo last hand" voided, while it is still void (what "redo"
+    would count again), else ``None``."""
+    for event in db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id,
+                                                 AuditEvent.action == "hand_voided")
+                         .order_by(AuditEvent.id.desc())):  # type: ignore[union-attr]
+        if event.detail.get("undo") and event.hand_number is not None:
+            hand = get_hand(db, night, event.hand_number)
+            return hand if hand.status == "voided" else None
+    return None
+
+
+def redo_undo(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
+    """Undo the last undo: count again the hand it voided (audit ``hand_restored``). Raises
+    :class:`NightError` 404 ``nothing_to_redo``, 409 ``session_closed``; :class:`AccessDenied`
+    unless host."""
+    actor.require("restore")
+    hand = undone_hand(db, night)
+    if hand is None:
+        raise NightError(404, "nothing_to_redo", "No undone hand to count again.")
+    return restore_hand(db, night, hand.number, actor)
 
 
 def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
@@ -438,7 +511,7 @@ def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Ha
                    .order_by(Hand.number.desc())).first()  # type: ignore[attr-defined]
     if last is None:
         raise NightError(404, "nothing_to_undo", "No counted hand to undo.")
-    return void_hand(db, night, last.number, actor)
+    return void_hand(db, night, last.number, actor, undo=True)
 
 
 def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameSession:
@@ -475,8 +548,9 @@ def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> 
 
 
 def balances(db: Session, night: GameSession) -> dict[str, int]:
-    """Each player's running net over the counted hands, seat order, minor units (sums to 0)."""
-    net = {p: 0 for p in night.players}
+    """Each player's running net over the counted hands, minor units (sums to 0): everyone who
+    ever sat, seated or not, in :func:`ledger.timeline.seat_order` (current seats first)."""
+    net = {p: 0 for p in seat_order(night)}
     rows = db.exec(
         select(HandTransfer.payer, HandTransfer.payee, func.sum(HandTransfer.amount_minor))
         .join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
@@ -503,15 +577,15 @@ def hand_count(db: Session, night: GameSession) -> int:
 
 def next_dealer(db: Session, night: GameSession) -> str:
     """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
-    hand, redeals included; the first dealer when no hand counts yet."""
+    hand, redeals included, in that hand's seating, skipping players who left since
+    (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
     last = db.exec(
-        select(Hand.dealer).where(Hand.session_id == night.id, Hand.status == "counted")
+        select(Hand.dealer, Hand.players).where(Hand.session_id == night.id, Hand.status == "counted")
         .order_by(Hand.number.desc())  # type: ignore[attr-defined]
     ).first()
     if last is None:
-        return night.first_dealer
-    seats = night.players
-    return seats[(seats.index(last) + 1) % len(seats)] if last in seats else night.first_dealer
+        return rotate(night.players, None, None, night.first_dealer, night.roster)
+    return rotate(night.players, last[1], last[0], night.first_dealer)
 
 
 def payments_of(db: Session, night: GameSession) -> list[Payment]:
@@ -537,8 +611,9 @@ def record_payment(
 
     Without ``confirm`` the payment must be owed: the payer still owes at least
     ``amount_minor`` and the payee is still owed at least that much (what is ``outstanding``).
-    Raises :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for
-    an unseated player, paying oneself, a non-positive amount, or one that would take a total
+    Anyone who sat at the night may pay or be paid, seated now or not. Raises
+    :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for a player
+    who never sat, paying oneself, a non-positive amount, or one that would take a total
     past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
     the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
     ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
@@ -547,8 +622,8 @@ def record_payment(
     actor.require("pay")
     payer, payee = normalise_name(payer), normalise_name(payee)
     for field, name in (("from", payer), ("to", payee)):
-        if name not in night.players:
-            raise NightError(422, "invalid_payment", f"{name} is not seated at this table.", field)
+        if name not in seat_order(night):
+            raise NightError(422, "invalid_payment", f"{name} did not sit at this table.", field)
     if payer == payee:
         raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
@@ -612,7 +687,7 @@ def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor 
 
 def payment_json(payment: Payment) -> dict[str, Any]:
     return {"id": payment.id, "from": payment.payer, "to": payment.payee, "amount": payment.amount_minor,
-            "status": payment.status, "created_at": payment.created_at.isoformat()}
+            "status": payment.status, "kind": payment.kind, "created_at": payment.created_at.isoformat()}
 
 
 def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
@@ -638,14 +713,15 @@ def audit_json(event: AuditEvent) -> dict[str, Any]:
 def build_report(db: Session, night: GameSession) -> SessionReport:
     """The read model a PDF summary renders."""
     lines = []
-    for hand in hands_of(db, night):
+    hands = hands_of(db, night)
+    for hand in hands:
         net = hand.result.get("net", {})
         lines.append(HandLine(
             number=hand.number,
             dealer=hand.dealer,
             outcome_text=describe_hand(hand.entry.get("outcome", {}), hand.result),
             winners=tuple(hand.result.get("winners", [])),
-            amounts_minor={p: int(net.get(p, 0)) for p in night.players},
+            amounts_minor={p: int(net.get(p, 0)) for p in hand.players},  # those seated at that hand
             redeal=hand.redeal,
             voided=hand.status == "voided",
         ))
@@ -659,7 +735,7 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         preset=rules.preset,
         created_at=night.created_at,
         timezone=night.timezone,
-        players=tuple(night.players),
+        players=tuple(seat_order(night)),
         hands=tuple(lines),
         net_minor=net,
         settlement=plan.transfers,
@@ -667,11 +743,18 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
         payments=tuple(Transfer(p.payer, p.payee, p.amount_minor)
                        for p in payments_of(db, night) if p.status == "counted"),
         rules_lines=tuple(line.text for line in rule_lines(rules)),
+        stakes=tuple((c.from_hand, c.stake_minor) for c in stake_changes(night, hands, next_number(db, night))),
+        left={r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
     )
 
 
 def session_json(db: Session, night: GameSession) -> dict[str, Any]:
-    """The session as the API shows it: every amount an int in minor units."""
+    """The session as the API shows it: every amount an int in minor units. ``players`` and
+    ``stake`` are the current seating and stake; ``net`` and ``outstanding`` cover everyone who
+    ever sat; ``roster`` says who is seated and each player's last hand (``as_of_hand``);
+    ``stakes`` lists where the stake changed (``from_hand``)."""
+    hands = hands_of(db, night)
+    following = next_number(db, night)
     return {
         "id": night.id,
         "name": night.name,
@@ -688,7 +771,9 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "outstanding": outstanding(db, night),
         "hand_count": hand_count(db, night),
         "next_dealer": next_dealer(db, night),
-        "next_number": next_number(db, night),
+        "next_number": following,
+        "roster": roster_json(night, hands),
+        "stakes": [change.to_json() for change in stake_changes(night, hands, following)],
     }
 
 
@@ -700,6 +785,8 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "version": hand.version,
         "dealer": hand.dealer,
         "status": hand.status,
+        "players": list(hand.players),
+        "stake": hand.stake_minor,
         "outcome": hand.entry.get("outcome"),
         "hands": hand.entry.get("hands"),
         "side_bets": hand.entry.get("side_bets"),

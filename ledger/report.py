@@ -1,7 +1,9 @@
 """Plain read model of one night, built by the storage layer and rendered by statements.
 
 Pure domain code: standard library only. Every amount is an ``int`` in minor units of
-``SessionReport.currency``.
+``SessionReport.currency``. Every figure a statement shows (running balances, one player's
+hand lines, the settle-up lines with the hands that explain them) is computed here once, so
+the summary, each player statement and the night pack all print the same numbers.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from ledger.transfers import Transfer
 class HandLine:
     """One recorded hand as shown in a summary.
 
-    ``amounts_minor`` maps every seated player to their signed net for this hand (0 included);
+    ``amounts_minor`` maps every player seated at this hand to their signed net for it (0
+    included; a player who had not sat in yet, or had left, is absent);
     ``outcome_text`` is the outcome in words ("Rosa knocked and was caught"); ``winners`` lists
     the players who gained; ``voided`` hands are shown but do not count.
     """
@@ -37,7 +40,8 @@ class SessionReport:
     ``payments`` is the money already handed over at settle-up (counted payments);
     ``settlement`` is the plan that clears what is still owed (``net_minor`` less the payments);
     ``settlement_minimal`` says whether that plan is proven minimal or heuristic;
-    ``timezone`` is the night's IANA zone, in which its times are shown (``created_at`` is UTC).
+    ``timezone`` is the night's IANA zone, in which its times are shown (``created_at`` is UTC);
+    ``recovery_code`` is set only for the host's own PDF.
     """
 
     name: str
@@ -53,3 +57,150 @@ class SessionReport:
     rules_lines: tuple[str, ...] = field(default_factory=tuple)
     payments: tuple[Transfer, ...] = field(default_factory=tuple)
     timezone: str = "UTC"
+    recovery_code: str = ""  # printed only in the host's own PDF
+    stakes: tuple[tuple[int, int], ...] = field(default_factory=tuple)
+    left: dict[str, int | None] = field(default_factory=dict)
+    """``stakes``: where the stake changed, ``(from_hand, stake_minor)`` in hand order (empty or one
+    entry when it never changed; ``stake_minor`` is the current stake). ``left``: players who
+    left the table, with their last hand (their balance is "as of hand N"; None if they
+    played none). ``players`` lists the seated first, then those who left."""
+
+
+# -- figures derived from a report -------------------------------------------------------------
+WHY_LIMIT = 12  # reason hands kept per plan line (the rest are counted, not listed)
+
+
+@dataclass(frozen=True, slots=True)
+class WhyHand:
+    """One hand named as the reason for a plan line: the payer's ``amount_minor`` in it (< 0)."""
+
+    number: int
+    amount_minor: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlanLine:
+    """One settle-up transfer with its reason.
+
+    ``why`` lists (oldest first, at most :data:`WHY_LIMIT`) the counted hands that built the
+    payer's debt since their running balance last stood at zero or better: the ones the payee
+    won (``pairwise`` True), or, when the payee won none of them, every hand of that stretch
+    the payer lost. ``why_more`` counts further such hands not listed.
+    """
+
+    payer: str
+    payee: str
+    amount_minor: int
+    why: tuple[WhyHand, ...]
+    why_more: int = 0
+    pairwise: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHand:
+    """One hand on a player's statement: their signed ``amount_minor`` (+ received, - paid)
+    and their running ``balance_minor`` after it (voided hands leave the balance unchanged)."""
+
+    number: int
+    outcome_text: str
+    amount_minor: int
+    balance_minor: int
+    voided: bool = False
+    redeal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatement:
+    """Everything one player's statement shows. ``seat`` is 1-based in seat order;
+    ``paid`` / ``received`` are payments already made by / to the player; ``owes`` / ``owed``
+    are the plan lines still to pay / to receive; ``outstanding_minor`` is what the player still
+    owes (< 0) or is owed (> 0) after the payments."""
+
+    player: str
+    seat: int
+    hands: tuple[PlayerHand, ...]
+    net_minor: int
+    paid: tuple[Transfer, ...]
+    received: tuple[Transfer, ...]
+    owes: tuple[PlanLine, ...]
+    owed: tuple[PlanLine, ...]
+    outstanding_minor: int
+
+
+def counted_hands(report: SessionReport) -> list[HandLine]:
+    """The hands that count (not voided), in the report's order."""
+    return [h for h in report.hands if not h.voided]
+
+
+def running_minor(report: SessionReport) -> dict[str, list[tuple[int, int]]]:
+    """Each player's running balance: ``[(0, 0), (hand number, balance after it), ...]`` over
+    the counted hands (seat order keys)."""
+    running = dict.fromkeys(report.players, 0)
+    series: dict[str, list[tuple[int, int]]] = {p: [(0, 0)] for p in report.players}
+    for hand in counted_hands(report):
+        for player in report.players:
+            running[player] += hand.amounts_minor.get(player, 0)
+            series[player].append((hand.number, running[player]))
+    return series
+
+
+def _debt_stretch(report: SessionReport, player: str) -> list[HandLine]:
+    """The counted hands after ``player``'s running balance last stood at zero or better."""
+    balance = 0
+    stretch: list[HandLine] = []
+    for hand in counted_hands(report):
+        balance += hand.amounts_minor.get(player, 0)
+        if balance >= 0:
+            stretch = []
+        else:
+            stretch.append(hand)
+    return stretch
+
+
+def plan_lines(report: SessionReport) -> tuple[PlanLine, ...]:
+    """The report's settlement, each transfer with the hands that explain it (see
+    :class:`PlanLine`)."""
+    stretches: dict[str, list[HandLine]] = {}
+    out = []
+    for t in report.settlement:
+        if t.payer not in stretches:
+            stretches[t.payer] = _debt_stretch(report, t.payer)
+        lost = [h for h in stretches[t.payer] if h.amounts_minor.get(t.payer, 0) < 0]
+        pair = [h for h in lost if h.amounts_minor.get(t.payee, 0) > 0]
+        chosen = pair or lost
+        why = tuple(WhyHand(h.number, h.amounts_minor[t.payer]) for h in chosen[:WHY_LIMIT])
+        out.append(PlanLine(t.payer, t.payee, t.amount_minor, why, max(0, len(chosen) - WHY_LIMIT), bool(pair)))
+    return tuple(out)
+
+
+def player_statement(
+    report: SessionReport, seat: int, plan: tuple[PlanLine, ...] | None = None
+) -> PlayerStatement:
+    """The statement of the player in ``seat`` (1-based, seat order). ``plan`` (from
+    :func:`plan_lines`) may be passed to share one computation across a night pack.
+
+    Raises ``IndexError`` for a seat outside ``1..len(report.players)``.
+    """
+    if not 1 <= seat <= len(report.players):
+        raise IndexError(f"seat must be 1..{len(report.players)}, got {seat}")
+    player = report.players[seat - 1]
+    plan = plan_lines(report) if plan is None else plan
+    balance = 0
+    hands = []
+    for hand in report.hands:
+        if player not in hand.amounts_minor:  # not seated at that hand (sat in later, or left)
+            continue
+        amount = hand.amounts_minor.get(player, 0)
+        if not hand.voided:
+            balance += amount
+        hands.append(PlayerHand(hand.number, hand.outcome_text, amount, balance, hand.voided, hand.redeal))
+    paid = tuple(t for t in report.payments if t.payer == player)
+    received = tuple(t for t in report.payments if t.payee == player)
+    left = balance + sum(t.amount_minor for t in paid) - sum(t.amount_minor for t in received)
+    return PlayerStatement(
+        player=player, seat=seat, hands=tuple(hands), net_minor=report.net_minor.get(player, balance),
+        paid=paid, received=received,
+        owes=tuple(line for line in plan if line.payer == player),
+        owed=tuple(line for line in plan if line.payee == player),
+        outstanding_minor=left,
+    )

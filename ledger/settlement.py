@@ -9,6 +9,9 @@ smaller zero-sum groups. :func:`settle` finds ``g`` exactly when ``n <= exact_li
 opposites are paired off (which never costs a group), then a branch-and-bound search runs over
 the zero-sum groups only (listed by meeting in the middle), with equal balances taken as one value
 with a count. Above the limit a fast heuristic gives a plan marked ``minimal=False``.
+
+:func:`cash_out` settles one player who leaves mid-night with the fewest transfers against the
+players still seated.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import heapq
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from ledger.transfers import Transfer
 
@@ -428,3 +432,104 @@ def _greedy(indices: Sequence[int], amounts: Sequence[int]) -> list[tuple[int, i
         if -credit > amount:
             heapq.heappush(creditors, (credit + amount, payee))
     return pairs
+
+
+CASH_OUT_SEARCH_LIMIT = 8
+"""Most counterparts for which :func:`cash_out` compares every fewest-transfer choice by the
+plan left for the others (a table seats at most 8); above it the largest balances are taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class CashOut:
+    """What settles a player who leaves mid-night (``leaver``).
+
+    ``transfers`` move money between the leaver and the seated players only (each from a
+    debtor to a creditor, never more than either is owed or owes); ``remaining_minor`` is the
+    leaver's balance left after them (0 unless the seated players together cannot cover it,
+    e.g. because an earlier leaver still owes): positive still owed, negative still owing.
+    """
+
+    leaver: str
+    transfers: tuple[Transfer, ...]
+    remaining_minor: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        """Wire shape: ``{"transfers": [{"from", "to", "amount"}...], "remaining": int}``."""
+        return {"transfers": [t.to_json() for t in self.transfers], "remaining": self.remaining_minor}
+
+
+def cash_out(
+    outstanding: Mapping[str, int], leaver: str, seated: Sequence[str] | None = None,
+    *, exact_limit: int = EXACT_LIMIT,
+) -> CashOut:
+    """The fewest transfers that clear ``leaver``'s balance now, without touching anyone's net.
+
+    ``outstanding`` maps every player to what they are still owed (positive) or still owe
+    (negative) after the payments made so far, minor units, summing to zero. The counterparts
+    are the players in ``seated`` (default: everyone else) on the other side: those who owe
+    when the leaver is owed, those owed when the leaver owes. The fewest of them that cover the
+    leaver's balance are chosen; each pays (or receives) at most their own balance, so nobody
+    ends up owing the other way. Among equally few choices (all of them but one clearing their
+    own balance), the one that leaves the remaining players the shortest final plan
+    (:func:`settle`) wins, then the earliest seats (order of ``seated``). Paying these transfers leaves every other balance's sign unchanged.
+
+    Raises ``ValueError`` for an amount that is not an ``int`` or a leaver without a balance,
+    :class:`UnbalancedError` when ``outstanding`` does not sum to zero.
+    """
+    for name, amount in outstanding.items():
+        if type(amount) is not int:
+            raise ValueError(f"balance of {name!r} must be an int in minor units, got {amount!r}")
+    if leaver not in outstanding:
+        raise ValueError(f"{leaver!r} has no balance")
+    total = sum(outstanding.values())
+    if total != 0:
+        raise UnbalancedError(total)
+    balance = outstanding[leaver]
+    if balance == 0:
+        return CashOut(leaver, ())
+    owed = balance > 0  # the leaver receives; counterparts are the seated debtors
+    order = [p for p in (outstanding if seated is None else seated) if p != leaver and p in outstanding]
+    room = {p: (-outstanding[p] if owed else outstanding[p]) for p in order}
+    counterparts = [p for p in order if room[p] > 0]
+    target = abs(balance)
+
+    def transfers(amounts: Mapping[str, int]) -> tuple[Transfer, ...]:
+        made = [Transfer(p, leaver, amounts[p]) if owed else Transfer(leaver, p, amounts[p])
+                for p in counterparts if amounts.get(p, 0) > 0]
+        return tuple(made)
+
+    if sum(room[p] for p in counterparts) <= target:  # everyone able pays all they can
+        paid = {p: room[p] for p in counterparts}
+        left = target - sum(paid.values())
+        return CashOut(leaver, transfers(paid), left if owed else -left)
+
+    largest = sorted(counterparts, key=lambda p: (-room[p], counterparts.index(p)))
+    fewest, covered = 0, 0
+    while covered < target:
+        covered += room[largest[fewest]]
+        fewest += 1
+    if len(counterparts) > CASH_OUT_SEARCH_LIMIT:
+        chosen = largest[:fewest]
+        paid = {p: room[p] for p in chosen[:-1]}
+        paid[chosen[-1]] = target - sum(paid.values())
+        return CashOut(leaver, transfers(paid))
+
+    best: tuple[int, dict[str, int]] | None = None
+    for group in combinations(counterparts, fewest):
+        if sum(room[p] for p in group) < target:
+            continue
+        for partial in reversed(group):  # the later seat pays the rest, by preference
+            paid = {p: room[p] for p in group if p != partial}
+            rest = target - sum(paid.values())
+            if not 0 < rest <= room[partial]:
+                continue
+            paid[partial] = rest
+            after = dict(outstanding)
+            after[leaver] = 0
+            for p, amount in paid.items():
+                after[p] += amount if owed else -amount
+            count = settle(after, exact_limit=exact_limit).transfer_count
+            if best is None or count < best[0]:
+                best = (count, paid)
+    assert best is not None, "the largest balances cover the leaver, so some group does"
+    return CashOut(leaver, transfers(best[1]))

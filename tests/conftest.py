@@ -51,7 +51,10 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def app(database_url: str, tmp_path: Path) -> Iterator[Any]:
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret"})
+    # the settle limit is raised so that tests replaying many cases are not throttled; the
+    # shipped limit is tested in test_api_settle_limits.py
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
+                      "SETTLE_LIMIT": "1000 per minute"})
     yield app
     app.extensions["ledger.engine"].dispose()
 

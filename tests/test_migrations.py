@@ -49,8 +49,71 @@ def test_finding_13_a_database_from_before_upgrades_with_utc_nights_and_whole_ke
         assert night.created_at.utcoffset() == timedelta(0) and night.created_at.hour == 7
     with engine.begin() as connection:
         connection.execute(text(
-            "INSERT INTO hand (session_id, number, version, dealer, kind, entry, result, redeal, status, "
-            "idempotency_key, created_at) VALUES ('old', 1, 1, 'A', 'knock', '{}', '{}', false, 'counted', :key, :at)"),
+            "INSERT INTO hand (session_id, number, version, dealer, players, stake_minor, kind, entry, result, redeal, "
+            "status, idempotency_key, created_at) VALUES ('old', 1, 1, 'A', '[\"A\", \"B\"]', 25, 'knock', '{}', '{}', "
+            "false, 'counted', :key, :at)"),
             {"key": "k" * 200, "at": datetime(2026, 1, 3, 7, 31)})
         assert connection.execute(text("SELECT idempotency_key FROM hand")).scalar_one() == "k" * 200
     engine.dispose()
+
+
+def test_issue_13_old_hands_upgrade_to_the_nights_seating_and_stake(database_url: str) -> None:
+    """A database at revision 0002 with a night, two hands and a payment upgrades to 0003:
+    every hand was played at the night's seating and stake, the roster is the seating, the
+    payment is a settle-up payment; downgrading drops the new columns again."""
+    from alembic import command
+    from sqlalchemy import text
+    from sqlmodel import Session
+
+    from ledger.db import migrations_config
+    from ledger.models import GameSession, Hand, Payment
+
+    engine = make_engine(database_url)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+        connection.execute(text(
+            "INSERT INTO game_session (id, name, currency, stake_minor, ruleset, players, first_dealer, status, "
+            "last_hand_number, created_at, timezone) VALUES ('old', 'Old night', 'USD', 40, '{}', "
+            "'[\"Dee\", \"Rosa\", \"Ed\"]', 'Dee', 'open', 2, '2026-01-03 07:30:00', 'UTC')"))
+        for number in (1, 2):
+            connection.execute(text(
+                "INSERT INTO hand (session_id, number, version, dealer, kind, entry, result, redeal, status, "
+                "created_at) VALUES ('old', :n, 1, 'Dee', 'knock', '{}', '{}', false, 'counted', "
+                "'2026-01-03 07:31:00')"), {"n": number})
+        connection.execute(text(
+            "INSERT INTO payment (session_id, payer, payee, amount_minor, status, created_at) "
+            "VALUES ('old', 'Rosa', 'Dee', 40, 'counted', '2026-01-03 08:00:00')"))
+    upgrade(engine)
+    with Session(engine) as db:
+        night = db.get(GameSession, "old")
+        assert night is not None and night.roster == ["Dee", "Rosa", "Ed"]
+        hands = db.exec(select_all(Hand)).all()
+        assert [(h.number, h.players, h.stake_minor) for h in sorted(hands, key=lambda h: h.number)] == [
+            (1, ["Dee", "Rosa", "Ed"], 40), (2, ["Dee", "Rosa", "Ed"], 40)]
+        assert [p.kind for p in db.exec(select_all(Payment)).all()] == ["payment"]
+    engine.dispose()
+
+
+def test_issue_13_migration_goes_down_again(database_url: str) -> None:
+    from alembic import command
+
+    from ledger.db import migrations_config
+
+    engine = make_engine(database_url)
+    upgrade(engine)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0002")
+        assert "roster" not in {c["name"] for c in inspect(connection).get_columns("game_session")}
+        assert {"players", "stake_minor"}.isdisjoint(c["name"] for c in inspect(connection).get_columns("hand"))
+        assert "kind" not in {c["name"] for c in inspect(connection).get_columns("payment")}
+    engine.dispose()
+
+
+def select_all(model):  # type: ignore[no-untyped-def]
+    from sqlmodel import select
+
+    return select(model)

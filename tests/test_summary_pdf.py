@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from ledger.money import format_minor
 from ledger.report import HandLine, SessionReport
 from ledger.statements import render_session_summary as reexported
-from ledger.statements.summary import render_session_summary
+from ledger.statements.pack import render_session_summary
 from ledger.transfers import Transfer
 
 FOUR = ("Marcus", "Dee", "Tomás", 'A<B & "C"')

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -232,7 +233,6 @@ def test_start_night_blank_seats_ignored_and_currency_digits_respected(client: A
         ({"player-0": "", "player-1": "", "player-2": "", "player-3": ""}, "players",
          "Type at least two player names, in seat order."),
         ({"player-3": "", "first_dealer": "3"}, "first_dealer", "The first dealer must be one of the players"),
-        ({"name": "  "}, "name", "Give the night a name"),
     ],
 )
 def test_start_night_refusals_keep_what_was_typed(
@@ -411,8 +411,8 @@ def test_duplicate_card_is_refused_and_the_taps_are_kept(client: Any, night_id: 
 
 
 def test_missing_knocker_is_refused_on_the_who_step(client: Any, night_id: str) -> None:
-    table = Table(client, night_id)
-    response = table.post(table.start() | {"kind": "knock", "dealer": "1", "step": "who", "go": "next"})
+    table = Table(client, night_id)  # a knock asks who knocked on its hands page
+    response = table.post(table.start() | {"kind": "knock", "dealer": "1", "step": "hands", "go": "next"})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert error_for(page, "who") == "Say who knocked."
@@ -541,7 +541,10 @@ def test_pdf_summary_download(client: Any, night_id: str, night_data: dict[str, 
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
     assert response.data.startswith(b"%PDF")
-    assert f'filename="tonk-{night_id}.pdf"' in response.headers["Content-Disposition"]
+    # <night name>-<date>.pdf, RFC 6266 filename* with an ASCII fallback
+    disposition = response.headers["Content-Disposition"]
+    name = quote(night_data["name"], safe="")
+    assert re.search(rf"filename\*=UTF-8''{re.escape(name)}-\d{{4}}-\d{{2}}-\d{{2}}\.pdf$", disposition), disposition
 
 
 # -- escaping ------------------------------------------------------------------------------------------

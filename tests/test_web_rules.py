@@ -26,15 +26,24 @@ class _Fields(HTMLParser):
     """What a browser would send for the page's form: text/number/hidden inputs, checked
     checkboxes and radios, selected options (submit buttons left out)."""
 
-    def __init__(self) -> None:
+    def __init__(self, form: str | None = None) -> None:
         super().__init__(convert_charrefs=True)
         self.fields: list[tuple[str, str]] = []
         self._select: str | None = None
         self._first_option: str | None = None
         self._selected = False
+        self._wanted = form  # only this form's fields (by id), as a browser sends one form
+        self._form: str | None = None
+
+    def _mine(self, a: dict[str, str]) -> bool:
+        return self._wanted is None or (a.get("form") or self._form) == self._wanted
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: (v if v is not None else "") for k, v in attrs}
+        if tag == "form":
+            self._form = a.get("id")
+        if tag in ("input", "select") and not self._mine(a):
+            return
         if tag == "input" and a.get("name"):
             kind = a.get("type", "text")
             if kind in ("checkbox", "radio"):
@@ -52,14 +61,16 @@ class _Fields(HTMLParser):
                 self._selected = True
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._form = None
         if tag == "select" and self._select:
             if not self._selected and self._first_option is not None:
                 self.fields.append((self._select, self._first_option))
             self._select = None
 
 
-def browser_fields(page: str) -> list[tuple[str, str]]:
-    parser = _Fields()
+def browser_fields(page: str, form: str | None = None) -> list[tuple[str, str]]:
+    parser = _Fields(form)
     parser.feed(page)
     return parser.fields
 
@@ -114,16 +125,25 @@ class Phone:
         assert self.status == 200, self.status
         return self
 
-    def action(self) -> str:
-        match = re.search(r'<form method="post" action="([^"]+)" class="record-form"', self.page)
-        assert match
-        return html.unescape(match.group(1))
+    def action(self, form: str = "record-form") -> tuple[str, str]:
+        """The method and address of the page's form ``form`` (the steps GET, "Save" posts)."""
+        tag = next((t for t in re.findall(r"<form\b[^>]*>", self.page) if f'id="{form}"' in t), None)
+        assert tag, form
+        method = re.search(r'method="(get|post)"', tag)
+        action = re.search(r'action="([^"]+)"', tag)
+        assert method and action, tag
+        return method.group(1), html.unescape(action.group(1))
 
     def press(self, button: tuple[str, str] | None = None, **changes: Any) -> Phone:
-        data = with_changes(browser_fields(self.page), **changes)
+        form = "save-form" if button == ("go", "save") else "record-form"
+        data = with_changes(browser_fields(self.page, form), **changes)
         if button:
             data.add(*button)
-        response = self.client.post(self.action(), data=data)
+        method, action = self.action(form)
+        if method == "get":
+            response = self.client.get(action, query_string=data)
+        else:
+            response = self.client.post(action, data=data)
         self.status = response.status_code
         self.page = response.get_data(as_text=True) if response.status_code != 302 else ""
         self.location = response.headers.get("Location", "")
@@ -296,10 +316,8 @@ def test_texas_caught_knock_pays_the_spec(client: Any) -> None:
     session_id = start(client, ABC, "0.25", preset="texas")
     phone = Phone(client, session_id).open()
     phone.outcome("knock")
-    assert phone.heading() == "Knock (drop)"
-    phone.next(who="0")
-    assert phone.heading() == "Knock (drop): the hands"
-    phone.next(**{"cards-0": ["9S", "8H"], "cards-1": ["2C", "3H"], "cards-2": ["KD", "5S"]})
+    assert phone.heading() == "Knock (drop)"  # who knocked and the hands, on one page
+    phone.next(who="0", **{"cards-0": ["9S", "8H"], "cards-1": ["2C", "3H"], "cards-2": ["KD", "5S"]})
     assert phone.heading() == "Check payouts", errors_in(phone.page)
     assert payments_shown(phone.page) == [("A", "B", "$0.50")]
     assert balances_shown(phone.page) == {"A": "-$0.50", "B": "+$0.50", "C": "$0.00"}
@@ -442,7 +460,7 @@ def test_double_double_when_the_night_plays_it(client: Any) -> None:
 def test_only_the_questions_the_rules_need(client: Any) -> None:
     classic = start(client, ABC, "1.00")
     page = Phone(client, classic).open().outcome("knock").page
-    assert 'name="lock_turns"' not in page and "Next: the hands" in page
+    assert 'name="lock_turns"' not in page and "Check payouts" in page
     page = Phone(client, classic).open().outcome("deal_tonk").page
     assert 'name="before_drop"' not in page
 

@@ -3,9 +3,13 @@
 Stateless: ``POST /score`` (one §8.1 entry → §8.2 result), ``POST /settle``.
 Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /sessions/{id}``,
 ``GET|POST /sessions/{id}/hands``, ``GET /sessions/{id}/hands/{n}``,
-``POST /sessions/{id}/hands/{n}/void``, ``POST /sessions/{id}/preview``,
+``POST /sessions/{id}/hands/{n}/void``, ``…/hands/{n}/restore``, ``POST /sessions/{id}/undo``,
+``POST /sessions/{id}/redo``, ``POST /sessions/{id}/preview``, ``GET /sessions/{id}/phones``,
+``POST /sessions/{id}/hosts`` (co-host), ``POST /sessions/{id}/recover`` (recovery code),
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
-``GET /sessions/{id}/summary.pdf``.
+``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
+``GET /sessions/{id}/statements.pdf``; the seating calls (sit in, leave, stake, swap, rename)
+are in :mod:`ledger.api.seating`.
 
 Errors are JSON ``{"error", "message", "field"}``: 400 malformed JSON, 401 no token, 403 wrong
 token, 404 unknown session or hand, 409 closed session, 422 a refused entry (§9.1 code).
@@ -16,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -28,10 +32,20 @@ from ledger.api.errors import (
     handle_hand_error,
     handle_night_error,
 )
-from ledger.api.schemas import HandCreateSchema, PaymentSchema, SessionCreateSchema, SettleSchema
+from ledger.api.schemas import (
+    AmendSchema,
+    CohostSchema,
+    ExportQuerySchema,
+    HandCreateSchema,
+    JoinSchema,
+    PaymentSchema,
+    RecoverSchema,
+    SessionCreateSchema,
+    SettleSchema,
+)
 from ledger.db import get_session
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger import access, export
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
+from ledger import access, downloads, export, hosts
 from ledger import night as ledger_night
 from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
@@ -39,7 +53,6 @@ from ledger.names import normalise_entry
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
 from ledger.settlement import UnbalancedError, settle
-from ledger.statements import render_session_summary
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(ApiError, handle_api_error)
@@ -124,9 +137,11 @@ def score() -> Any:
 
 
 @bp.post("/settle")
+@limiter.limit(settle_limit)
 def settle_balances() -> Any:
     """``{"balances": {player: int}}`` → ``{"transfers", "transfer_count", "minimal"}``;
-    422 ``unbalanced`` when the balances do not sum to zero."""
+    422 ``unbalanced`` when the balances do not sum to zero, 422 ``invalid_entry`` past 64
+    balances or 24 non-zero ones; 429 ``too_many_attempts`` past ``SETTLE_LIMIT`` per client."""
     data = load(SettleSchema(), json_body())
     try:
         plan = settle(data["balances"])
@@ -154,6 +169,7 @@ def create_session() -> Any:
     body = ledger_night.session_json(get_session(), night)
     body["token"] = token
     body.update(share_json(night, token))
+    body["recovery_code"] = access.table_secrets(token, night.id).recovery_code  # shown once
     response = jsonify(body)
     response.headers["Location"] = url_for("api.get_night", session_id=night.id)
     return response, 201
@@ -179,6 +195,9 @@ def share(session_id: str) -> Any:
     night, _actor = authorised(session_id, "share")
     token = bearer_token()
     assert token is not None
+    if not access.is_host_link(get_session(), night, token):
+        raise ApiError(403, "role_forbidden", "The table's links and code are kept by the host's own phone "
+                       "(or one recovered with the recovery code); a co-host cannot show them.")
     return jsonify(share_json(night, token))
 
 
@@ -187,15 +206,46 @@ def share(session_id: str) -> Any:
 def join_by_code() -> Any:
     """``{"code": "K7QM2X"}`` → ``{id, token, role}``: a new player token for this device.
     404 ``unknown_code``; rate-limited against guessing (429)."""
-    data = json_body()
-    code = data.get("code")
-    if not isinstance(code, str) or not code.strip():
-        raise ApiError(422, "invalid_entry", "Send the table code as {\"code\": \"…\"}.", "code")
+    code = load(JoinSchema(), json_body())["code"]
     joined = access.join_by_code(get_session(), code, device())
     if joined is None:
         raise ApiError(404, "unknown_code", "No open table has that code.", "code")
     night, token = joined
     return jsonify({"id": night.id, "token": token, "role": "player"}), 201
+
+
+@bp.post("/sessions/<session_id>/recover")
+@limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
+def recover(session_id: str) -> Any:
+    """``{"code": "ABCD-EFGH-JKLM-NPQR"}`` (the recovery code) → 201 ``{token, role: "host"}``:
+    the host's rights on this phone. 404 ``session_not_found``, ``unknown_code``; rate-limited
+    with the table code's budget (429)."""
+    db = get_session()
+    night = ledger_night.find_night(db, session_id)
+    if night is None:
+        raise ApiError(404, "session_not_found", f"There is no session {session_id!r}.", "id")
+    code = load(RecoverSchema(), json_body())["code"]
+    recovered = hosts.recover_host(db, code, device(), night)
+    if recovered is None:
+        raise ApiError(404, "unknown_code", "That is not this night's recovery code.", "code")
+    return jsonify({"id": night.id, "token": recovered[1], "role": "host"}), 201
+
+
+@bp.get("/sessions/<session_id>/phones")
+def list_phones(session_id: str) -> Any:
+    """``[{id, name, role, last_seen}]``: the phones holding a token of this night (each phone
+    that joined by code or link, and the host's own link); ``last_seen`` is the newest change
+    the phone made, or when it joined."""
+    night = authorised_night(session_id)
+    return jsonify(hosts.phones(get_session(), night))
+
+
+@bp.post("/sessions/<session_id>/hosts")
+def add_host(session_id: str) -> Any:
+    """Host: ``{"phone": id}`` makes that phone a co-host → 200 the phone; 404 ``phone_not_found``."""
+    night, actor = authorised(session_id, "cohost")
+    phone = load(CohostSchema(), json_body())["phone"]
+    return jsonify(hosts.make_cohost(get_session(), night, phone, actor))
 
 
 @bp.get("/sessions/<session_id>")
@@ -212,7 +262,12 @@ def list_hands(session_id: str) -> Any:
 
 
 def _submission(data: dict[str, Any]) -> Submission:
-    body = load(HandCreateSchema(), data)
+    return _submission_of(load(HandCreateSchema(), data))
+
+
+def _submission_of(body: dict[str, Any]) -> Submission:
+    """A :class:`Submission` from a loaded :class:`HandCreateSchema` body and the request's
+    ``Idempotency-Key`` header."""
     key = request.headers.get("Idempotency-Key")
     return Submission(
         outcome=body["outcome"],
@@ -261,6 +316,15 @@ def void_hand(session_id: str, number: int) -> Any:
     return jsonify(_hand_with_totals(db, night, hand))
 
 
+@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/restore")
+def restore_hand(session_id: str, number: int) -> Any:
+    """Host: count a voided hand again → 200 the hand; 404 unknown, 409 closed."""
+    night, actor = authorised(session_id, "restore")
+    db = get_session()
+    hand = ledger_night.restore_hand(db, night, number, actor)
+    return jsonify(_hand_with_totals(db, night, hand))
+
+
 def _hand_with_totals(db: Any, night: GameSession, hand: Any) -> dict[str, Any]:
     body = ledger_night.hand_json(hand)
     body["next_dealer"] = ledger_night.next_dealer(db, night)
@@ -273,12 +337,9 @@ def amend_hand(session_id: str, number: int) -> Any:
     """Host only. Body: an entry plus ``version`` (the version being corrected) → 201 the new
     version; 409 ``stale_version`` with the ``current`` hand when another phone was first."""
     night, actor = authorised(session_id, "amend")
-    data = json_body()
-    version = data.pop("version", None)
-    if type(version) is not int or version < 1:
-        raise ApiError(422, "invalid_entry", "Say which version of the hand you are correcting.", "version")
+    body = load(AmendSchema(), json_body())
     db = get_session()
-    hand, created = ledger_night.amend_hand(db, night, number, version, _submission(data), actor)
+    hand, created = ledger_night.amend_hand(db, night, number, body["version"], _submission_of(body), actor)
     return jsonify(_hand_with_totals(db, night, hand)), 201 if created else 200
 
 
@@ -298,6 +359,15 @@ def undo(session_id: str) -> Any:
     night, actor = authorised(session_id, "undo")
     db = get_session()
     hand = ledger_night.undo_last_hand(db, night, actor)
+    return jsonify(_hand_with_totals(db, night, hand))
+
+
+@bp.post("/sessions/<session_id>/redo")
+def redo(session_id: str) -> Any:
+    """Host: undo the last undo (count again the hand it voided); 404 ``nothing_to_redo``."""
+    night, actor = authorised(session_id, "restore")
+    db = get_session()
+    hand = ledger_night.redo_undo(db, night, actor)
     return jsonify(_hand_with_totals(db, night, hand))
 
 
@@ -356,22 +426,45 @@ def close(session_id: str) -> Any:
     return jsonify(ledger_night.session_json(db, night))
 
 
+def _host_recovery_code(night: GameSession) -> str:
+    """The recovery code when the request carries the host's own link token (the host's PDF
+    prints it), else ``""``."""
+    token = bearer_token()
+    if token is not None and access.is_host_link(get_session(), night, token):
+        return access.table_secrets(token, night.id).recovery_code
+    return ""
+
+
 @bp.get("/sessions/<session_id>/summary.pdf")
 def summary_pdf(session_id: str) -> Response:
+    """The night's summary PDF (any role; the host's copy prints the recovery code)."""
     night = authorised_night(session_id)
-    pdf = render_session_summary(ledger_night.build_report(get_session(), night))
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
-    return response
+    return downloads.pdf_response(*downloads.statement_pdf(
+        get_session(), night, "summary", recovery_code=_host_recovery_code(night)))
+
+
+@bp.get("/sessions/<session_id>/statements/<int:seat>.pdf")
+def statement_pdf(session_id: str, seat: int) -> Response:
+    """One player's statement PDF, ``seat`` 1..n in seat order (any role); 404
+    ``seat_not_found`` for another seat."""
+    night = authorised_night(session_id)
+    return downloads.pdf_response(*downloads.statement_pdf(get_session(), night, "statement", seat=seat))
+
+
+@bp.get("/sessions/<session_id>/statements.pdf")
+def pack_pdf(session_id: str) -> Response:
+    """The night pack PDF: the summary, then every player's statement (any role; the host's
+    copy prints the recovery code in the summary)."""
+    night = authorised_night(session_id)
+    return downloads.pdf_response(*downloads.statement_pdf(
+        get_session(), night, "pack", recovery_code=_host_recovery_code(night)))
 
 
 @bp.get("/sessions/<session_id>/export.csv")
 def export_csv(session_id: str) -> Response:
     """``?table=hands|transfers|payments|history`` (default hands) as CSV, formula-safe."""
     night = authorised_night(session_id)
-    table = request.args.get("table", "hands")
-    if table not in export.CSV_TABLES:
-        raise ApiError(422, "invalid_entry", f"table must be one of {', '.join(export.CSV_TABLES)}.", "table")
+    table = load(ExportQuerySchema(), request.args.to_dict())["table"]
     response = Response(export.export_csv(get_session(), night, table), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}-{table}.csv"'
     return response
@@ -382,6 +475,17 @@ def export_json(session_id: str) -> Any:
     """The whole night: session, every hand version and its transfers, payments, history."""
     night = authorised_night(session_id)
     return jsonify(export.export_json(get_session(), night))
+
+
+@bp.get("/openapi.json")
+def openapi_document() -> Any:
+    """The published contract: this API as an OpenAPI 3.1 document (no token needed)."""
+    from ledger.api.openapi import build_openapi
+
+    document = current_app.extensions.get("ledger.openapi")
+    if document is None:
+        document = current_app.extensions["ledger.openapi"] = build_openapi()
+    return jsonify(document)
 
 
 def _http_error(err: HTTPException) -> Any:
@@ -397,6 +501,9 @@ def _server_error(err: InternalServerError) -> Any:
     if request.path.startswith("/api/"):
         return error_response(500, "internal_error", "Something went wrong on our side; nothing was recorded.")
     return err
+
+
+from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
 
 
 def init_app(app: Flask) -> None:

@@ -1,12 +1,60 @@
-"""Marshmallow schemas for the JSON API's request bodies (shape only; rules come after)."""
+"""Marshmallow schemas for the JSON API's request bodies and query strings (shape only; the
+rules engine checks the entry itself, RULES.md §9.1). The published OpenAPI document
+(:mod:`ledger.api.openapi`) is generated from these same classes, so what is documented is
+what is validated. Response shapes are in :mod:`ledger.api.responses`."""
 from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates
 
+from ledger.export import CSV_TABLES
+from ledger.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
 from ledger.money import minor_digits
 from ledger.zones import DEFAULT_ZONE, is_known_zone
+
+MAX_NUMBER = 2**31 - 1
+OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
+
+# Documentation of the §8.1 parts the rules engine parses (``ledger.rules.entry``): marshmallow
+# only checks that they are objects, so that refusals keep their §9.1 codes and precedence.
+OUTCOME_DOC = {
+    "description": "How the hand ended (RULES.md §8.1): `kind` plus that kind's fields.",
+    "required": ["kind"],
+    "properties": {
+        "kind": {"type": "string", "enum": list(OUTCOME_KINDS)},
+        "claimants": {"type": "array", "items": {"type": "string"}},
+        "declared_before_any_drop": {"type": "boolean"},
+        "winner": {"type": "string"},
+        "final_turn": {"type": "object", "properties": {
+            "spread_cards": {"type": "integer", "minimum": 0}, "hit_cards": {"type": "integer", "minimum": 0}}},
+        "knocker": {"type": "string"},
+        "knocker_lock_turns": {"type": "integer", "minimum": 0},
+        "claimed_result": {"type": "string", "enum": ["knocker_wins", "knocker_caught"]},
+        "claimed_winner": {"type": "string"},
+        "first_tonker": {"type": "string"},
+        "responder": {"type": "string"},
+        "tonker_final_spread": {"type": "array", "items": {"type": "string"}},
+    },
+}
+HANDS_DOC = {
+    "description": "Each player's hand at the end (the dealt hand for a deal tonk): `cards` "
+                   "(card texts such as \"10H\", \"QS\", \"A♠\"), and/or `total`, and the `spreads` laid.",
+    "additionalProperties": {"type": "object", "properties": {
+        "cards": {"type": ["array", "null"], "items": {"type": "string"}},
+        "total": {"type": ["integer", "null"]},
+        "spreads": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+    }},
+}
+SIDE_BETS_DOC = {
+    "description": "Optional spade side pot (RULES.md §4.10): "
+                   "`{\"spade\": {\"side_stake\": int, \"highest_spade\": {player: card or null}}}`.",
+}
+RULESET_DOC = {
+    "description": "A preset (`classic`, `pagat_literal`, `wikipedia`, `texas`, `black_company`) and "
+                   "house-rule `toggles` (RULES.md §6, §7).",
+    "properties": {"preset": {"type": "string"}, "toggles": {"type": "object"}},
+}
 
 
 class SessionCreateSchema(Schema):
@@ -17,12 +65,15 @@ class SessionCreateSchema(Schema):
         unknown = RAISE
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=120))
-    currency = fields.String(required=True)
-    stake = fields.Integer(required=True, strict=True)
-    ruleset = fields.Dict(load_default=dict)
-    players = fields.List(fields.String(), required=True)
+    currency = fields.String(required=True, metadata={"description": "ISO 4217 code, e.g. USD."})
+    stake = fields.Integer(required=True, strict=True, metadata={"description": "Stake S in minor units."})
+    ruleset = fields.Dict(load_default=dict, metadata=RULESET_DOC)
+    players = fields.List(fields.String(), required=True, metadata={"description": "Names in seat order."})
     first_dealer = fields.String(load_default=None, allow_none=True)
-    timezone = fields.String(load_default=DEFAULT_ZONE)
+    timezone = fields.String(
+        load_default=DEFAULT_ZONE, validate=validate.Length(min=1, max=64),
+        metadata={"description": "IANA time zone of the night (e.g. America/Chicago); default UTC."},
+    )
 
     @validates("timezone")
     def _timezone(self, value: str, **_: Any) -> None:
@@ -43,11 +94,64 @@ class HandCreateSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    outcome = fields.Dict(required=True)
-    hands = fields.Dict(load_default=dict)
-    side_bets = fields.Dict(load_default=None, allow_none=True)
+    outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
+    hands = fields.Dict(load_default=dict, metadata=HANDS_DOC)
+    side_bets = fields.Dict(load_default=None, allow_none=True, metadata=SIDE_BETS_DOC)
     dealer = fields.String(load_default=None, allow_none=True)
-    number = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1))
+    number = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER),
+        metadata={"description": "The hand number this phone means to record (409 if taken)."},
+    )
+
+
+VERSION_NEEDED = "Say which version of the hand you are correcting."
+
+
+class AmendSchema(HandCreateSchema):
+    """``POST /api/v1/sessions/{id}/hands/{n}/amend``: an entry plus the ``version`` it corrects."""
+
+    version = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER, error=VERSION_NEEDED),
+        error_messages={"required": VERSION_NEEDED, "invalid": VERSION_NEEDED, "null": VERSION_NEEDED},
+    )
+
+
+# braces doubled: marshmallow formats its messages
+CODE_NEEDED = "Send the table code as {{\"code\": \"…\"}}."
+
+
+class JoinSchema(Schema):
+    """``POST /api/v1/join``: the 6-character table code (spaces, dashes and case are forgiven)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    code = fields.String(
+        required=True, validate=validate.Regexp(r"\s*\S", error=CODE_NEEDED),
+        error_messages={"required": CODE_NEEDED, "invalid": CODE_NEEDED, "null": CODE_NEEDED},
+    )
+
+
+class RecoverSchema(Schema):
+    """``POST /api/v1/sessions/{id}/recover``: the night's recovery code (from the host's PDF)."""
+
+    class Meta:
+        unknown = RAISE
+
+    code = fields.String(
+        required=True, validate=validate.Regexp(r"\s*\S", error="Send the recovery code as {\"code\": \"…\"}."),
+        metadata={"description": "The recovery code shown once when the night started (dashes and case forgiven)."},
+    )
+
+
+class CohostSchema(Schema):
+    """``POST /api/v1/sessions/{id}/hosts``: the id of a phone from ``GET …/phones``."""
+
+    class Meta:
+        unknown = RAISE
+
+    phone = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER),
+                           metadata={"description": "A phone's id from GET /sessions/{id}/phones."})
 
 
 class PaymentSchema(Schema):
@@ -59,12 +163,17 @@ class PaymentSchema(Schema):
 
     payer = fields.String(required=True, data_key="from")
     payee = fields.String(required=True, data_key="to")
-    amount = fields.Integer(required=True, strict=True)
-    confirm = fields.Boolean(load_default=False, truthy={True}, falsy={False})  # record an overpayment anyway
+    amount = fields.Integer(required=True, strict=True, metadata={"description": "Minor units."})
+    confirm = fields.Boolean(
+        load_default=False, truthy={True}, falsy={False},
+        metadata={"description": "Confirm a payment above what the payer owes (else 422 overpayment)."},
+    )
 
 
 class SettleSchema(Schema):
-    """``POST /api/v1/settle``: ``balances`` maps players to signed ints (minor units)."""
+    """``POST /api/v1/settle``: ``balances`` maps players to signed ints (minor units); at most
+    :data:`~ledger.limits.SETTLE_MAX_BALANCES` entries, :data:`~ledger.limits.SETTLE_MAX_NONZERO`
+    of them non-zero."""
 
     class Meta:
         unknown = RAISE
@@ -73,4 +182,43 @@ class SettleSchema(Schema):
         keys=fields.String(),
         values=fields.Integer(strict=True, validate=validate.Range(min=-(10**15), max=10**15)),
         required=True,
+        metadata={"maxProperties": SETTLE_MAX_BALANCES,
+                  "description": f"Signed balances, summing to zero; at most {SETTLE_MAX_NONZERO} non-zero."},
     )
+
+    @validates("balances")
+    def _cap(self, value: dict[str, int], **_: Any) -> None:
+        if len(value) > SETTLE_MAX_BALANCES:
+            raise ValidationError(
+                f"Send at most {SETTLE_MAX_BALANCES} balances at once; {len(value)} were sent."
+            )
+        nonzero = sum(1 for amount in value.values() if amount)
+        if nonzero > SETTLE_MAX_NONZERO:
+            raise ValidationError(
+                f"Settle at most {SETTLE_MAX_NONZERO} non-zero balances at once; {nonzero} were sent."
+            )
+
+
+class ExportQuerySchema(Schema):
+    """``GET /api/v1/sessions/{id}/export.csv?table=…``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    table = fields.String(load_default="hands", validate=validate.OneOf(CSV_TABLES))
+
+
+class ScoreEntrySchema(Schema):
+    """``POST /api/v1/score``: one RULES.md §8.1 entry. Documentation only: the rules engine
+    (``ledger.rules.entry.parse_entry``) checks it so that each refusal keeps its §9.1 code."""
+
+    ruleset = fields.Dict(metadata=RULESET_DOC)
+    players = fields.List(fields.String(), required=True)
+    stake = fields.Integer(required=True, metadata={"description": "Stake S in minor units."})
+    outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
+    hands = fields.Dict(metadata=HANDS_DOC)
+    side_bets = fields.Dict(allow_none=True, metadata=SIDE_BETS_DOC)
+    dealer = fields.String()
+    id = fields.String(metadata={"description": "Ignored, like `expected` and `explain` (vector files)."})
+    expected = fields.Raw(metadata={"description": "Ignored."})
+    explain = fields.Raw(metadata={"description": "Ignored."})

@@ -265,7 +265,9 @@ def _dry_stock(hand: CheckedHand) -> Payout:
         payout.winners = (lows[0],)
         for name in hand.players:
             payout.pay(name, lows[0], hand.stake)
-    elif rules.dry_stock_tie == "redeal":
+    elif rules.dry_stock_tie == "redeal" or len(lows) == len(hand.players):
+        # under all_lows_paid a tie of every player leaves nobody outside the tie to pay the
+        # lows: the hand is a draw, as under redeal (§4.8)
         payout.redeal = True
         payout.detail["reason"] = "dry_stock_tie"
     else:

@@ -281,8 +281,7 @@ PRESETS: dict[str, Preset] = {
     for p in (
         Preset(
             "classic", "Classic",
-            "Seed article and pagat with the spec's recommendations: caught knocker pays 2× to "
-            "everyone at or below them.",
+            "The common table rules: a caught knocker pays 2× to everyone at or below them.",
             {}, aliases=("default", "standard", "seed"),
         ),
         Preset(

@@ -329,11 +329,19 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> N
         field = f"hands.{player}.cards"
         n = len(hand.cards) if hand.cards is not None else None
         if outcome.kind == "deal_tonk":
-            if n is not None and n != rules.hand_size and (player in outcome.claimants or n > rules.hand_size):
+            # every dealt hand shown, claimant or not, is the whole deal (§8.1, §9.1 item 10)
+            if n is not None and n != rules.hand_size:
                 raise HandError(
                     "wrong_card_count",
                     f"{player}'s dealt hand shows {n} cards; the deal is {rules.hand_size} cards.",
                     field,
+                )
+            if hand.spreads:
+                raise HandError(
+                    "wrong_card_count",
+                    f"{player} shows a laid spread, but a deal tonk ends the hand before anyone "
+                    f"plays: show only the {rules.hand_size} dealt cards.",
+                    f"hands.{player}.spreads",
                 )
             continue
         if player == out_player:
@@ -360,6 +368,52 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> N
                 f"{player}'s hand shows {n} cards; at most {limit} can be held at the end of a hand.",
                 field,
             )
+    _check_final_turn(rules, record)
+    _check_final_spread(rules, record)
+
+
+def _check_final_turn(rules: RuleSet, record: HandRecord) -> None:
+    """A tonk out's final turn (§4.3) empties a hand of 1 to ``hand_size`` cards plus the card
+    drawn, so it puts down 2 to ``hand_size`` + 1 cards; new spreads take at least 3 of them."""
+    outcome = record.outcome
+    turn = outcome.final_turn
+    if outcome.kind != "tonk_out" or turn is None:
+        return
+    winner, used, most = outcome.winner, turn.spread_cards + turn.hit_cards, rules.hand_size + 1
+    if used > most:
+        raise HandError(
+            "too_many_cards",
+            f"{winner}'s final turn puts down {used} cards, but a turn holds at most {most}: "
+            f"{rules.hand_size} in hand and the card drawn.",
+            "outcome.final_turn",
+        )
+    if 0 < turn.spread_cards < 3:
+        raise HandError(
+            "wrong_card_count",
+            f"{winner}'s final turn lays new spreads of {turn.spread_cards} cards in all; a new "
+            "spread has at least 3 cards.",
+            "outcome.final_turn.spread_cards",
+        )
+    if used < 2:
+        raise HandError(
+            "wrong_card_count",
+            f"{winner}'s final turn puts down {used} of its cards, but a tonk out empties a hand of "
+            "at least 2: a card kept from the turn before and the card drawn.",
+            "outcome.final_turn",
+        )
+
+
+def _check_final_spread(rules: RuleSet, record: HandRecord) -> None:
+    """A double-double's final run (§4.9) is laid in one turn: at most ``hand_size`` + 1 cards."""
+    outcome = record.outcome
+    most = rules.hand_size + 1
+    if outcome.kind == "double_double" and len(outcome.tonker_final_spread) > most:
+        raise HandError(
+            "too_many_cards",
+            f"{outcome.first_tonker}'s final run lays {len(outcome.tonker_final_spread)} cards, but a "
+            f"turn holds at most {most}: {rules.hand_size} in hand and the card drawn.",
+            "outcome.tonker_final_spread",
+        )
 
 
 # -- 11: counts --------------------------------------------------------------------------------
@@ -396,7 +450,10 @@ def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: Ha
     per_card = max(10, rules.joker_hand_value if rules.jokers else 0)
     highest = per_card * max_cards
     can_be_zero = (rules.jokers and rules.joker_hand_value == 0) or not rules.held_spreads_count
-    lowest = 0 if can_be_zero else 1
+    if outcome.kind == "deal_tonk":
+        lowest = lowest_deal_total(rules)
+    else:
+        lowest = 0 if can_be_zero else 1
     if not lowest <= total <= highest:
         raise HandError(
             "total_out_of_range",
@@ -404,6 +461,14 @@ def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: Ha
             f"hands.{player}.total",
         )
     return total
+
+
+def lowest_deal_total(rules: RuleSet) -> int:
+    """The least a dealt hand of ``hand_size`` cards from one pack can count (§1.1, §1.4):
+    6 for five cards without jokers (four aces and a 2)."""
+    joker = min(rules.joker_hand_value, 1) if rules.joker_value_mode == "declared" else rules.joker_hand_value
+    pack = [joker] * rules.jokers + [value for value in range(1, 10) for _ in range(4)] + [10] * 16
+    return sum(sorted(pack)[: rules.hand_size])
 
 
 # -- 12–13: spreads ----------------------------------------------------------------------------

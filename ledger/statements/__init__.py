@@ -1,21 +1,26 @@
 """Printable statements (PDF) rendered from ``ledger.report`` read models.
 
-``render_session_summary`` is re-exported lazily so importing this package does not pull in
-reportlab until a statement is actually rendered.
+Modules: ``fonts`` (vendored Noto fonts, text runs by script, shaping) and ``unicode_map``
+(extraction of shaped text), ``look`` (layout pieces), ``chart`` (running balances),
+``summary`` (the night), ``player`` (one player's statement), ``pack`` (the entry points),
+``validate`` and ``words``. The entry points are re-exported lazily so importing this
+package does not pull in reportlab until a statement is actually rendered.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ledger.statements.summary import render_session_summary
+    from ledger.statements.pack import (
+        file_name, render_night_pack, render_player_statement, render_session_summary,
+    )
 
-__all__ = ["render_session_summary"]
+__all__ = ["file_name", "render_night_pack", "render_player_statement", "render_session_summary"]
 
 
 def __getattr__(name: str) -> Any:
-    if name == "render_session_summary":
-        from ledger.statements.summary import render_session_summary
+    if name in __all__:
+        from ledger.statements import pack
 
-        return render_session_summary
+        return getattr(pack, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

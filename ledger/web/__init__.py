@@ -5,7 +5,8 @@ Modules: :mod:`~ledger.web.views` (start, join, table, history, undo, PDF),
 hand), :mod:`~ledger.web.entry_form` (the flow's form state), :mod:`~ledger.web.start_form` and
 :mod:`~ledger.web.house_rules` (starting a night and its toggles), :mod:`~ledger.web.card_grid`,
 :mod:`~ledger.web.rules_page`, :mod:`~ledger.web.share` (links, QR, table code),
-:mod:`~ledger.web.live` (polling updates), :mod:`~ledger.web.settle_page` (settle-up and
+:mod:`~ledger.web.hosts_page` (phones, co-hosts, recovery, restore), :mod:`~ledger.web.live` (polling updates),
+:mod:`~ledger.web.seats_page` (seats and stake), :mod:`~ledger.web.settle_page` (settle-up and
 payments), :mod:`~ledger.web.log_page` (history and exports), :mod:`~ledger.web.resubmit`
 (expired forms keep what was entered), :mod:`~ledger.web.access` (the table token in the
 cookie and its role), :mod:`~ledger.web.formatting` (template filters) and
@@ -17,7 +18,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from ledger.web import (  # noqa: F401  (register routes)
-    amend, errors, formatting, live, log_page, record, resubmit, rules_page, settle_page, share, views,
+    amend, errors, formatting, hosts_page, live, log_page, offline, record, resubmit, rules_page, seats_page,
+    settle_page, share, views,
 )
 from ledger.web.blueprint import bp
 

@@ -15,6 +15,7 @@ from ledger import night as ledger_night
 from ledger.access import Actor, TableSecrets
 from ledger.db import get_session
 from ledger.models import GameSession
+from ledger.web.formatting import phone_label
 
 MAX_REMEMBERED = 20
 MAX_ID = 2**31 - 1  # larger numbers in a URL name nothing (and overflow the database's integers)
@@ -28,6 +29,8 @@ ACTION_WORDS = {
     "undo": "undo the last hand",
     "amend": "correct hands",
     "void_payment": "void payments",
+    "restore": "restore hands",
+    "cohost": "make co-hosts",
 }
 
 
@@ -91,11 +94,27 @@ def role_refusal(night: GameSession | None, role: str, action: str) -> Response:
 
 
 def host_secrets(night: GameSession, actor: Actor) -> TableSecrets | None:
-    """The links and table code to share, when this phone is the host."""
+    """The links and table code to share, when this phone holds the host's own token (a
+    co-host's token derives nothing)."""
     token = token_for(night.id)
-    if not actor.can("share") or token is None:
+    if not actor.can("share") or not roles.is_host_link(get_session(), night, token):
         return None
+    assert token is not None
     return roles.table_secrets(token, night.id)
+
+
+def token_for_link(night: GameSession, link_token: str) -> str:
+    """The token this phone keeps for a join link: the host's own token as it is; for a player
+    or viewer link, a device token of this phone's own (minted once; a phone that already
+    holds one for this night in that role keeps it), so the host can make it a co-host."""
+    db = get_session()
+    link = roles.key_for(db, night, link_token)
+    if link is None or link.kind != "link" or link.role == "host":
+        return link_token
+    held = roles.key_for(db, night, token_for(night.id))
+    if held is not None and held.kind == "device" and held.role in (link.role, "host"):
+        return token_for(night.id) or link_token
+    return roles.device_token_for_link(db, night, link_token, phone_label(device()) or "phone") or link_token
 
 
 def join_with_code(code: str, name: str = "", session_id: str | None = None) -> GameSession | None:

@@ -22,9 +22,24 @@ from ledger.rules import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
-from ledger.web.record import Flow, headline, render_step, run_step, stored_hand_view
+from ledger.web.record import Flow, headline, render_step, run_step, step_values, stored_hand_view
 
 MAX_ID = 2**31 - 1
+
+
+class AsPlayed:
+    """The night as hand ``hand`` was played: its seating (``players``) and ``stake_minor``,
+    everything else the night's own. The correction flow reads the seats and the stake from
+    it, so a hand played before someone sat in, left or the stake changed is corrected as it
+    was played (:func:`ledger.night.amend_hand` scores it so too)."""
+
+    def __init__(self, night: GameSession, hand: Any) -> None:
+        self._night = night
+        self.players = list(hand.players or night.players)
+        self.stake_minor = hand.stake_minor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._night, name)
 
 
 @bp.route("/s/<session_id>/hands/<int:number>/v<int:version>/correct", methods=["GET", "POST"])
@@ -44,6 +59,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
     if current.status == "voided":
         flash(f"Hand {number} is void; record a new hand instead.", "error")
         return redirect(history)
+    night = AsPlayed(night, current)  # type: ignore[assignment]  # the form offers the hand's own seats
     stale = None
     if current.version != version:
         stale = {
@@ -60,7 +76,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
         stale=stale,
     )
     rules = ledger_night.rules_of(night)
-    if request.method == "GET":
+    if request.method == "GET" and "key" not in request.args:
         stored = next((h for h in ledger_night.hands_of(db, night, all_versions=True)
                        if h.number == number and h.version == version), None)
         if stored is None:
@@ -68,7 +84,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
         form = HandForm.from_entry(night.players, rules, stored.entry, dealer=stored.dealer,
                                    number=number, currency=night.currency)
         return render_step(night, form, "outcome", flow)
-    form = HandForm.from_form(request.form, night.players, rules, currency=night.currency)
+    form = HandForm.from_form(step_values(), night.players, rules, currency=night.currency)
     form.number = number
     if form.dealer is None:
         form.dealer = night.players.index(current.dealer) if current.dealer in night.players else 0

@@ -272,8 +272,10 @@ class HandForm:
         return bool(self.rules.jokers) and self.rules.joker_value_mode == "declared"
 
     def steps(self) -> list[str]:
+        """``outcome`` → ``who`` (not for a dry stock; for a knock it sits on the hands page,
+        so a knock takes one page) → ``hands`` → ``side`` → ``preview``."""
         out = ["outcome"]
-        if self.kind != "dry_stock":
+        if self.kind not in ("dry_stock", "knock"):
             out.append("who")
         if self.kind in ("deal_tonk", "knock", "dry_stock", "double_double"):
             out.append("hands")
@@ -303,7 +305,7 @@ class HandForm:
     def visible_groups(self, step: str) -> set[str]:
         """Which groups of fields the page for ``step`` shows as real inputs."""
         groups: set[str] = set()
-        if step == "who":
+        if step == "who" or (step == "hands" and self.kind == "knock"):
             groups |= {"who", "extras"}
         if step == "hands":
             groups |= {f"hand-{i}" for i in self.needed_seats()}
@@ -516,7 +518,7 @@ class HandForm:
         if "kind" in keys:
             wanted = "outcome"
         elif keys & WHO_STEP_KEYS:
-            wanted = "who"
+            wanted = "who" if "who" in steps else "hands"  # a knock asks who on its hands page
         elif "dealer" in keys:
             wanted = self.dealer_step()
         elif any(k.split("-")[0] in HAND_PREFIXES or k == FINAL for k in keys):

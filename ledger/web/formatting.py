@@ -89,6 +89,13 @@ def clock(context: Context, moment: datetime) -> str:
     return local_clock(moment, getattr(night, "timezone", None))
 
 
+@bp.app_template_filter("night_date")
+def night_date(moment: datetime, night: GameSession) -> str:
+    """``"Fri 5 Dec 2025"``: the day a night started, in its own zone (the Nights list)."""
+    locale = current_app.config.get("LOCALE", "en_US")
+    return format_datetime(_utc(moment), "EEE d MMM y", tzinfo=zone(night.timezone), locale=locale)
+
+
 def _night_of_request() -> GameSession | None:
     """The night whose page this is (macros imported without context do not see ``night``);
     already in the request's session, so no query is made."""

@@ -23,7 +23,8 @@ def stamp(event: AuditEvent | None) -> dict[str, Any] | None:
 
 
 def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
-    """One version of a hand: number, version, dealer, description, each seat's amount."""
+    """One version of a hand: number, version, dealer, description, the amount of each player
+    seated at that hand (seat order)."""
     net = hand.result.get("net", {})
     return {
         "number": hand.number,
@@ -31,7 +32,7 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "status": hand.status,
         "dealer": hand.dealer,
         "description": describe_hand(hand.entry.get("outcome", {}), hand.result),
-        "amounts": [(p, int(net.get(p, 0))) for p in night.players],
+        "amounts": [(p, int(net.get(p, 0))) for p in hand.players or night.players],  # its own seating
         "voided": hand.status == "voided",
         "redeal": hand.redeal,
         "created_at": hand.created_at,

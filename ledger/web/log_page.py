@@ -24,6 +24,7 @@ from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.formatting import money, signed_money
+from ledger.web.seat_events import SEAT_ACTIONS, describe_seat_event
 
 NOT_COUNTED = "not counted"
 
@@ -70,21 +71,36 @@ def describe_event(
     def nets(values: Any) -> dict[str, int]:
         return {p: int(v) for p, v in (values or {}).items() if isinstance(v, int)}
 
+    def seats(*amounts: Mapping[str, int]) -> list[str]:
+        """The players an event's amounts name (that hand's seating, with the names of then),
+        or the night's seating when it names none."""
+        named = [p for values in amounts for p in values]
+        return list(dict.fromkeys(named)) or list(night.players)
+
     if event.action == "hand_recorded":
         net = nets(after.get("net"))
         return EventView(**base, title=f"Hand {number} recorded", summary=hand_text(1),
-                         changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in night.players]
+                         changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in seats(net)]
                          + [Change("Dealer", "", str(after.get("dealer", "")))])
     if event.action == "hand_voided":
         net = nets(before.get("net"))
         return EventView(**base, title=f"Hand {number} voided",
                          changes=[Change(p, signed_money(net.get(p, 0), currency), NOT_COUNTED)
-                                  for p in night.players])
+                                  for p in seats(net)])
+    if event.action == "hand_restored":
+        net = nets(after.get("net"))
+        return EventView(**base, title=f"Hand {number} restored",
+                         changes=[Change(p, NOT_COUNTED, signed_money(net.get(p, 0), currency))
+                                  for p in seats(net)])
+    if event.action == "cohost_added":
+        return EventView(**base, title=f"{after.get('name') or 'A phone'} made a co-host")
+    if event.action == "host_recovered":
+        return EventView(**base, title="Host recovered on a new phone with the recovery code")
     if event.action == "hand_amended":
         old, new = nets(before.get("net")), nets(after.get("net"))
         v_old, v_new = before.get("version"), after.get("version")
         changes = [Change(p, signed_money(old.get(p, 0), currency), signed_money(new.get(p, 0), currency))
-                   for p in night.players]
+                   for p in seats(new, old)]
         if before.get("dealer") != after.get("dealer"):
             changes.append(Change("Dealer", str(before.get("dealer", "")), str(after.get("dealer", ""))))
         texts = (hand_text(v_old), hand_text(v_new)) if isinstance(v_old, int) and isinstance(v_new, int) else ("", "")
@@ -107,7 +123,10 @@ def describe_event(
     if event.action == "session_closed":
         net = nets(after.get("net"))
         return EventView(**base, title="Night closed",
-                         changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in night.players])
+                         changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in seats(net)])
+    if event.action in SEAT_ACTIONS:
+        title, summary, rows = describe_seat_event(event.action, detail, currency)
+        return EventView(**base, title=title, summary=summary, changes=[Change(*row) for row in rows])
     return EventView(**base, title=event.action.replace("_", " ").capitalize())
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, render_template, request, url_for
 
 from ledger import night as ledger_night
 from ledger.access import Actor
@@ -55,33 +55,45 @@ def record(session_id: str) -> Any:
         cancel=url_for("web.table", session_id=night.id),
         save=lambda n, f: _save(n, f, actor),
     )
-    if request.method == "GET":
+    if request.method == "GET" and "key" not in request.args:
+        # a new hand: from "Record hand", or straight from an outcome button on the table (?kind=knock)
         side_stake, side_players = _remembered_side_pot(night) if rules.spade_side_pot else (None, None)
         form = HandForm.blank(
             night.players, rules, ledger_night.next_dealer(db, night), ledger_night.next_number(db, night),
             currency=night.currency, side_stake=side_stake, side_players=side_players,
         )
+        kind = request.args.get("kind")
+        if kind in form.available_outcomes():
+            form.kind = kind
+            return render_step(night, form, form.steps()[1], flow)
         return render_step(night, form, "outcome", flow)
-    form = HandForm.from_form(request.form, night.players, rules, currency=night.currency)
+    form = HandForm.from_form(step_values(), night.players, rules, currency=night.currency)
     if form.dealer is None:
         form.dealer = night.players.index(ledger_night.next_dealer(db, night))
     return run_step(night, form, flow)
 
 
+def step_values() -> Any:
+    """What a step sent: the query of a GET step (every step but "Save" is a GET, so the
+    browser's Back never asks to send a form again), the form of a POST."""
+    return request.form if request.method == "POST" else request.args
+
+
 def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
-    """Answer one POST of the flow: go back, edit, save, or check this step and go on."""
+    """Answer one step of the flow: go back, edit, save (POST only), or check this step and go on."""
     if form.kind is None:
         form.errors["kind"] = "Choose how the hand ended."
         return render_step(night, form, "outcome", flow, status=422)
     steps = form.steps()
-    step = request.form.get("step", "outcome")
+    values = step_values()
+    step = values.get("step", "outcome")
     here = steps.index(step) if step in steps else 0
-    go = request.form.get("go", "next")
+    go = values.get("go", "next")
     if go == "back":
         return render_step(night, form, steps[max(here - 1, 0)], flow)
     if go == "edit":
         return render_step(night, form, steps[-2], flow)
-    if go == "save" and flow.save is not None:
+    if go == "save" and flow.save is not None and request.method == "POST":
         return flow.save(night, form)
 
     target = steps[min(here + 1, len(steps) - 1)]
@@ -108,8 +120,13 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     submission = form.submission()
     flow = Flow(action=url_for("web.record", session_id=night.id), cancel=url_for("web.table", session_id=night.id))
     if submission is None:
+        if wants_json():
+            key = next(iter(form.errors), "form")
+            return jsonify({"error": "invalid_entry", "message": form.errors.get(key, ""), "field": key}), 422
         return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
     db = get_session()
+    if wants_json():
+        return _save_json(night, submission, actor)
     try:
         hand, created = ledger_night.record_hand(db, night, submission, actor)
     except HandError as err:
@@ -128,6 +145,26 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     else:
         flash(f"Hand {hand.number} was already recorded (saved once, not twice).", "info")
     return redirect(url_for("web.table", session_id=night.id))
+
+
+def wants_json() -> bool:
+    """A save sent by the offline queue (``Accept: application/json``), not by a page."""
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _save_json(night: GameSession, submission: Any, actor: Actor) -> Any:
+    """Save for the offline queue: 201 ``{number, created, message}`` (200 when this key was
+    already recorded), or the error as the JSON API gives it (422 a refused entry, 409
+    ``hand_number_taken`` / ``hand_number_gap`` / ``session_closed`` / ``idempotency_key_reused``)."""
+    try:
+        hand, created = ledger_night.record_hand(get_session(), night, submission, actor)
+    except HandError as err:
+        return jsonify({"error": err.code, "message": err.message, "field": err.field}), 422
+    except NightError as err:
+        return jsonify(err.to_json()), err.status
+    message = (f"Hand {hand.number} recorded: {headline(night, hand.result)}" if created
+               else f"Hand {hand.number} was already recorded (saved once, not twice).")
+    return jsonify({"number": hand.number, "created": created, "message": message}), 201 if created else 200
 
 
 def _changed_after_save(night: GameSession, form: HandForm, flow: Flow) -> Any:
@@ -227,7 +264,8 @@ def render_step(
         "hidden": form.hidden_fields(step),
         "visible": form.visible_groups(step),
         "step_number": form.steps().index(step) + 1 if step in form.steps() else 1,
-        "step_total": len(form.steps()) if form.kind else len(HandForm(form.players, form.rules, "").steps()) + 1,
+        # no "of N" on the outcome step: how many steps follow depends on the outcome chosen there
+        "step_total": len(form.steps()) if form.kind and step != "outcome" else None,
         "conflict": conflict,
         "preview": None,
     }

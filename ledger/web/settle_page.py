@@ -20,6 +20,7 @@ from ledger.money import parse_amount
 from ledger.names import normalise_name
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
+from ledger.timeline import seat_order
 from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
 from ledger.web.blueprint import bp
@@ -36,6 +37,7 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
         "payments": payments,
         "paid_any": any(p.status == "counted" for p in payments),
         "hand_count": ledger_night.hand_count(db, night),
+        "everyone": seat_order(night),
     }
 
 
@@ -148,4 +150,4 @@ def _overpayment_question(night: GameSession, payer: str, payee: str, amount: in
 
 def _seated(night: GameSession, name: str | None) -> str | None:
     cleaned = normalise_name(name) if isinstance(name, str) else None
-    return cleaned if cleaned in night.players else None
+    return cleaned if cleaned in seat_order(night) else None  # anyone who sat, a leaver too

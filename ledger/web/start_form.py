@@ -16,9 +16,13 @@ the rules in words, without starting the night.
 """
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from babel.dates import format_date
 from babel.numbers import get_currency_name
 
 from ledger import night as ledger_night
@@ -45,6 +49,13 @@ POSTED_SEATS = 64  # ``player-<i>`` fields read from a post (a phone shows at mo
 
 def currency_choices(locale: str = "en_US") -> list[tuple[str, str]]:
     return [(code, f"{code} · {get_currency_name(code, locale=locale)}") for code in CURRENCIES]
+
+
+def default_name(timezone: str, now: datetime | None = None) -> str:
+    """The name a night gets when none is typed: its weekday and date in the phone's zone,
+    e.g. "Friday night, 5 December"."""
+    today = (now or datetime.now(ZoneInfo("UTC"))).astimezone(ZoneInfo(timezone))
+    return f"{format_date(today, 'EEEE', locale='en_US')} night, {format_date(today, 'd MMMM', locale='en_US')}"
 
 
 def preset_choices() -> list[tuple[str, str, str]]:
@@ -120,10 +131,8 @@ class StartForm:
         self.errors = dict(self.rules.errors)
         if self.go in ("rules", "add_seat"):
             return None
-        name = self.name.strip()
-        if not name:
-            self.errors["name"] = "Give the night a name, e.g. “Friday at Dee’s”."
-        elif len(name) > MAX_SESSION_NAME:
+        name = self.name.strip() or default_name(self.timezone)
+        if len(name) > MAX_SESSION_NAME:
             self.errors["name"] = f"Keep the name under {MAX_SESSION_NAME} characters."
         seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdigit() else -1

@@ -13,22 +13,26 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
 from sqlmodel import Session
 
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.models import GameSession
+from ledger.models import GameSession, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
-from ledger.statements import render_session_summary
+from ledger.timeline import roster_json, stake_changes
 from ledger.web import hand_rows, live
-from ledger.web import log_page, settle_page  # noqa: F401  (the night's other pages register their routes)
-from ledger.web.access import MAX_ID, authorised, join_with_code, my_nights, opens, remember_token
+from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
+from ledger.web.access import (
+    MAX_ID, authorised, host_secrets, join_with_code, my_nights, opens, remember_token, token_for_link,
+)
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
+from ledger.web.entry_form import HandForm, outcome_title
+from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
 
@@ -46,6 +50,7 @@ def index() -> Any:
         if created is not None:
             night, token = created
             remember_token(night.id, token)
+            session["new_night"] = night.id  # the table shows the recovery code this once
             flash("Night started. Share the table link below with the other phones.", "success")
             return redirect(url_for("web.table", session_id=night.id, share=1))
     return render_template(
@@ -88,7 +93,7 @@ def join(session_id: str, token: str) -> Any:
         abort(404)
     if not opens(night, token):
         abort(403)
-    remember_token(session_id, token)
+    remember_token(session_id, token_for_link(night, token))
     return redirect(url_for("web.table", session_id=session_id))
 
 
@@ -98,7 +103,11 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     """What changes on the table screen when a phone records, voids or corrects a hand."""
     last = hand_rows.last_counted(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
+    hands = ledger_night.hands_of(db, night)  # TODO(issue 11): kept figures for who left and the stake's start
+    stakes = stake_changes(night, hands, ledger_night.next_number(db, night))
     return {
+        "left": {r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
+        "stake_from": stakes[-1].from_hand if len(stakes) > 1 else None,
         "preset": _preset_title(night),
         "house_changes": [f"{label}: {value}" for _, label, value in changes_from_preset(ledger_night.rules_of(night))],
         "balances": list(ledger_night.balances(db, night).items()),
@@ -107,18 +116,36 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "recent": [hand_rows.hand_row(night, h) for h in recent],
         "total_hands": night.last_hand_number,  # one current version per number, numbers gap-free
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
+        "redo_number": _redo_number(db, night, actor),
+        "quick_outcomes": [(kind, outcome_title(kind)) for kind in
+                           HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
+        "next_number": ledger_night.next_number(db, night),
     }
+
+
+def _redo_number(db: Session, night: GameSession, actor: Actor) -> int | None:
+    """The hand "redo" would count again (the last undo's), for a host while the night is open."""
+    if not actor.can("restore") or night.status != "open":
+        return None
+    hand = ledger_night.undone_hand(db, night)
+    return hand.number if hand is not None else None
 
 
 @bp.get("/s/<session_id>")
 def table(session_id: str) -> Any:
     night, actor = authorised(session_id)
     share = share_context(night, actor)
+    recovery = None
+    if share is not None and session.get("new_night") == night.id and not is_offline_copy():
+        session.pop("new_night")
+        recovery = host_secrets(night, actor).recovery_code  # type: ignore[union-attr]
     response = render_template(
         "table.html",
         night=night,
         actor=actor,
         share=share,
+        recovery_code=recovery,
+        now=utcnow(),
         share_open=request.args.get("share") == "1",
         **live.page_context("table", get_session(), night, actor),
     )
@@ -157,7 +184,7 @@ def undo(session_id: str) -> Any:
             back=url_for("web.table", session_id=night.id),
         ), (409 if moved and seen else 200)
     try:
-        ledger_night.void_hand(db, night, last.number, actor)
+        ledger_night.void_hand(db, night, last.number, actor, undo=True)
     except NightError as err:
         flash(err.message, "error")
     else:
@@ -221,18 +248,6 @@ def void(session_id: str, number: int) -> Any:
     else:
         flash(f"Hand {number} voided; it no longer counts.", "success")
     return redirect(url_for("web.history", session_id=night.id))
-
-
-@bp.get("/s/<session_id>/summary.pdf")
-def summary_pdf(session_id: str) -> Response:
-    night, _actor = authorised(session_id)
-    pdf = render_session_summary(
-        ledger_night.build_report(get_session(), night),
-        locale=current_app.config.get("LOCALE", "en_US"),
-    )
-    response = Response(pdf, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'attachment; filename="tonk-{night.id}.pdf"'
-    return response
 
 
 # -- helpers ------------------------------------------------------------------------------------------

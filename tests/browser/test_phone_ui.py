@@ -40,6 +40,13 @@ def start_night(page: Any, base_url: str, night: dict[str, Any], stake: str) -> 
     tap_and_wait(page, page.get_by_role("button", name="Start the night"))
 
 
+def open_cards(page: Any, seat: int) -> None:
+    """Open a player's card grid ("Tap Dee's cards"): totals come first, cards are optional."""
+    grid = page.locator(f"#cards-{seat}")
+    if grid.count() and not grid.evaluate("d => d.open"):
+        grid.locator("summary.cards-toggle").tap()
+
+
 def pick_player(page: Any, name: str) -> None:
     page.locator("label.pick").filter(has=page.get_by_text(name, exact=True)).tap()
 
@@ -68,15 +75,18 @@ def enter_hand(page: Any, hand: dict[str, Any], players: list[str], currency: st
         pick_player(page, outcome["knocker"])
     if kind != "dry_stock":
         assert page.locator("#dealer").input_value() == dealer_seat  # pre-filled: who deals next
-        needs_hands = kind != "tonk_out" and kind != "discard_out"
-        button = "Next: the hands" if needs_hands else "Check payouts"
-        tap_and_wait(page, page.get_by_role("button", name=button))
+    if kind == "deal_tonk":
+        tap_and_wait(page, page.get_by_role("button", name="Next: the hands"))
+    elif kind in ("tonk_out", "discard_out"):
+        tap_and_wait(page, page.get_by_role("button", name="Check payouts"))
     if kind in ("deal_tonk", "knock", "dry_stock"):
         needed = outcome["claimants"] if kind == "deal_tonk" else players
         for name in needed:
             seat = players.index(name)
             entry = hand["hands"][name]
             points = 0
+            if entry.get("cards"):
+                open_cards(page, seat)
             for text in entry.get("cards", []):
                 card = Card.parse(text)
                 page.locator(f'label[for="c-{seat}-{card}"]').tap()
@@ -136,8 +146,8 @@ def test_first_hands_of_night_01_by_tapping_cards(
             page.wait_for_url(re.compile(r"/record$"))
             tap_and_wait(page, page.locator('button[name=kind][value="knock"]'))
             pick_player(page, "Rosa")
-            tap_and_wait(page, page.get_by_role("button", name="Next: the hands"))
             for seat, cards in enumerate((["AS", "2D"], ["KH", "QH"], ["3C"], ["9C", "7S", "3H"])):
+                open_cards(page, seat)
                 for card in cards:
                     page.locator(f'label[for="c-{seat}-{card}"]').tap()
             page.locator("#seat-3").scroll_into_view_if_needed()
@@ -166,14 +176,15 @@ def test_duplicate_card_shows_the_error_beside_the_field_and_keeps_the_taps(
     tap_and_wait(page, page.locator("#record-hand"))
     tap_and_wait(page, page.locator('button[name=kind][value="knock"]'))
     pick_player(page, "Dee")
-    tap_and_wait(page, page.get_by_role("button", name="Next: the hands"))
 
+    open_cards(page, 0)
     page.locator('label[for="c-0-QD"]').tap()
     page.locator('label[for="c-0-3S"]').tap()
     assert page.locator('[data-tapped="0"]').inner_text().endswith("13 pts")
     # A card in Dee's hand cannot be tapped in Marcus's grid any more...
     assert page.locator("#c-1-QD").is_disabled()
     assert "taken" in (page.locator('label[for="c-1-QD"]').get_attribute("class") or "")
+    open_cards(page, 1)
     page.locator('label[for="c-1-KH"]').tap()
     # ...but it can still be typed, and the engine refuses the duplicate.
     page.locator("#seat-1 .typed summary").tap()
@@ -214,6 +225,8 @@ def test_works_without_javascript(
     for name in night_data["players"]:
         seat = night_data["players"].index(name)
         entry = hand["hands"][name]
+        if entry.get("cards"):
+            open_cards(page, seat)
         for text in entry.get("cards", []):
             page.locator(f'label[for="c-{seat}-{Card.parse(text)}"]').tap()
         if not entry.get("cards"):

@@ -1,0 +1,210 @@
+"""Marshmallow schemas of the JSON API's answers, for the published OpenAPI document.
+
+They describe what :mod:`ledger.night`, :mod:`ledger.export` and the rules engine return (every
+amount an int in minor units); the schemathesis test (``tests/test_api_contract.py``) checks
+every answer of every operation against them. Objects may carry more fields than listed.
+"""
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+ROLES = ("host", "player", "viewer")
+MONEY = {"description": "Minor units (cents)."}
+
+
+class Answer(Schema):
+    """Base of the answer schemas: an answer may carry fields added after this document."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+def _net(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                       metadata={"description": description})
+
+
+class ErrorSchema(Answer):
+    """Every 4xx: a stable ``error`` code, a sentence, and the path of the field at fault."""
+
+    error = fields.String(required=True, metadata={"description": "Stable machine code (README: JSON API)."})
+    message = fields.String(required=True, metadata={"description": "One sentence for a person."})
+    field = fields.String(required=True, allow_none=True, metadata={"description": "Path such as hands.Dee.cards[2]."})
+    existing = fields.Nested("HandSchema", metadata={"description": "409 hand_number_taken: the hand already recorded."})
+    current = fields.Nested("HandSchema", metadata={"description": "409 stale_version: the current version."})
+
+
+class TransferSchema(Answer):
+    payer = fields.String(required=True, data_key="from")
+    payee = fields.String(required=True, data_key="to")
+    amount = fields.Integer(required=True, validate=validate.Range(min=1), metadata=MONEY)
+
+
+class ScoreResultSchema(Answer):
+    """RULES.md §8.2 result plus ``redeal`` and ``winners``."""
+
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    net = _net("Each player's signed result of the hand, zero included.")
+    redeal = fields.Boolean(required=True)
+    winners = fields.List(fields.String(), required=True)
+
+
+class SettlePlanSchema(Answer):
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    transfer_count = fields.Integer(required=True)
+    minimal = fields.Boolean(required=True, metadata={"description": "True when proven to be the fewest."})
+
+
+class SettlementSchema(SettlePlanSchema):
+    """A session's settle-up plan for what is still outstanding."""
+
+    balances = _net("Each player's running net of the counted hands.")
+    outstanding = _net("Balances less the payments made.")
+
+
+class SessionSchema(Answer):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    currency = fields.String(required=True)
+    stake = fields.Integer(required=True, metadata=MONEY)
+    ruleset = fields.Dict(required=True, metadata={"description": "The full rule snapshot: preset and every toggle."})
+    players = fields.List(fields.String(), required=True)
+    first_dealer = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(("open", "closed")))
+    created_at = fields.String(required=True, metadata={"description": "ISO 8601 time."})
+    closed_at = fields.String(required=True, allow_none=True)
+    timezone = fields.String(metadata={"description": "IANA time zone of the night."})
+    net = _net("Each player's running net of the counted hands.")
+    outstanding = _net("Balances less the payments made.")
+    hand_count = fields.Integer(required=True)
+    next_dealer = fields.String(required=True)
+    next_number = fields.Integer(required=True)
+    roster = fields.List(fields.Nested("RosterEntrySchema"), metadata={
+        "description": "Everyone who ever sat: whether seated now, and their last hand (`as_of_hand`)."})
+    stakes = fields.List(fields.Nested("StakeFromSchema"), metadata={
+        "description": "Where the stake changed: the stake from each `from_hand` on."})
+
+
+class RosterEntrySchema(Answer):
+    name = fields.String(required=True)
+    seated = fields.Boolean(required=True)
+    as_of_hand = fields.Integer(required=True, allow_none=True)
+
+
+class StakeFromSchema(Answer):
+    from_hand = fields.Integer(required=True)
+    stake = fields.Integer(required=True, metadata=MONEY)
+
+
+class ShareSchema(Answer):
+    """The host's secrets to hand to the other phones (shown to the host only)."""
+
+    table_url = fields.String(required=True)
+    player_token = fields.String(required=True)
+    viewer_token = fields.String(required=True)
+    table_code = fields.String(required=True)
+    links = fields.Dict(keys=fields.String(validate=validate.OneOf(ROLES)), values=fields.String(), required=True)
+
+
+class SessionCreatedSchema(SessionSchema, ShareSchema):
+    token = fields.String(required=True, metadata={"description": "The host's bearer token, shown once."})
+    recovery_code = fields.String(required=True, metadata={
+        "description": "Restores host rights on a new phone (POST …/recover); shown once, also printed in the host's PDF."})
+
+
+class PhoneSchema(Answer):
+    """A phone that holds a token of the night (``GET …/phones``)."""
+
+    id = fields.Integer(required=True)
+    name = fields.String(required=True, metadata={"description": "What the phone said it is, or \"Host link\"."})
+    role = fields.String(required=True, validate=validate.OneOf(ROLES))
+    last_seen = fields.String(required=True, metadata={"description": "ISO 8601 time of its newest change, or when it joined."})
+
+
+class RecoveredSchema(Answer):
+    id = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "The host's bearer token, now on this phone."})
+    role = fields.String(required=True, validate=validate.OneOf(("host",)))
+
+
+class JoinedSchema(Answer):
+    id = fields.String(required=True)
+    token = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(("player",)))
+
+
+class HandSchema(Answer):
+    """One stored version of a hand."""
+
+    number = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    dealer = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(("counted", "voided", "superseded")))
+    outcome = fields.Dict(required=True, allow_none=True)
+    hands = fields.Dict(required=True, allow_none=True)
+    side_bets = fields.Dict(required=True, allow_none=True)
+    description = fields.String(required=True)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    net = _net("Each player's signed result of the hand.")
+    redeal = fields.Boolean(required=True)
+    winners = fields.List(fields.String(), required=True)
+    created_at = fields.String(required=True)
+    voided_at = fields.String(required=True, allow_none=True)
+    players = fields.List(fields.String(), metadata={"description": "The seating the hand was played at."})
+    stake = fields.Integer(metadata={"description": "The stake the hand was played at, minor units."})
+
+
+class HandRecordedSchema(HandSchema):
+    next_dealer = fields.String(required=True)
+    session_net = _net("The night's running net after this change.")
+
+
+class HandListSchema(Answer):
+    hands = fields.List(fields.Nested(HandSchema), required=True)
+
+
+class HandVersionsSchema(Answer):
+    versions = fields.List(fields.Nested(HandSchema), required=True)
+
+
+class PaymentOutSchema(Answer):
+    id = fields.Integer(required=True)
+    payer = fields.String(required=True, data_key="from")
+    payee = fields.String(required=True, data_key="to")
+    amount = fields.Integer(required=True, metadata=MONEY)
+    status = fields.String(required=True, validate=validate.OneOf(("counted", "voided")))
+    kind = fields.String(validate=validate.OneOf(("payment", "cash_out")),
+                         metadata={"description": "`cash_out`: paid to or by a player leaving mid-night."})
+    created_at = fields.String(required=True)
+
+
+class PaymentRecordedSchema(PaymentOutSchema):
+    outstanding = _net("Balances less the payments made.")
+
+
+class PaymentListSchema(Answer):
+    payments = fields.List(fields.Nested(PaymentOutSchema), required=True)
+    outstanding = _net("Balances less the payments made.")
+
+
+class HistoryEventSchema(Answer):
+    id = fields.Integer(required=True)
+    action = fields.String(required=True)
+    hand_number = fields.Integer(required=True, allow_none=True)
+    actor_role = fields.String(required=True)
+    access_key_id = fields.Integer(required=True, allow_none=True)
+    device = fields.String(required=True, allow_none=True)
+    at = fields.String(required=True)
+    detail = fields.Dict(required=True, metadata={"description": "before / after and what changed."})
+
+
+class HistorySchema(Answer):
+    events = fields.List(fields.Nested(HistoryEventSchema), required=True)
+
+
+class ExportSchema(Answer):
+    session = fields.Nested(SessionSchema, required=True)
+    hands = fields.List(fields.Nested(HandSchema), required=True)
+    payments = fields.List(fields.Nested(PaymentOutSchema), required=True)
+    settlement = fields.Nested(SettlePlanSchema, required=True)
+    history = fields.List(fields.Nested(HistoryEventSchema), required=True)

@@ -1,0 +1,117 @@
+"""PDF downloads of a night: summary, one player's statement, the night pack.
+
+The report model is built in one short read (:func:`ledger.night.build_report`), the
+transaction is ended, and only then is the PDF rendered, so rendering never holds a database
+lock or blocks other phones' hand entry. Rendered PDFs are cached in this process, keyed by
+the night's version (its latest audit event: every hand, void, correction, payment and close
+writes one) plus what was asked for, so a second download of an unchanged night is served
+from memory. File names read ``<night name>-<date>.pdf`` in any script, sent as RFC 6266
+``filename*`` with an ASCII fallback.
+"""
+from __future__ import annotations
+
+import dataclasses
+import threading
+import unicodedata
+from collections import OrderedDict
+from urllib.parse import quote
+
+from flask import Response
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from ledger import night as ledger_night
+from ledger.models import AuditEvent, GameSession, Hand
+from ledger.night import NightError
+from ledger.statements import file_name, render_night_pack, render_player_statement, render_session_summary
+from ledger.timeline import seat_order
+
+CACHE_BYTES = 64 * 1024 * 1024
+
+KINDS = ("summary", "statement", "pack")
+
+
+class PdfCache:
+    """A bounded in-memory LRU of rendered PDFs (bytes and file name) by key."""
+
+    def __init__(self, limit_bytes: int = CACHE_BYTES) -> None:
+        self.limit = limit_bytes
+        self._items: OrderedDict[tuple, tuple[bytes, str]] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[bytes, str] | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: tuple, item: tuple[bytes, str]) -> None:
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = item
+            self._size += len(item[0])
+            while self._size > self.limit and len(self._items) > 1:
+                _, (old, _name) = self._items.popitem(last=False)
+                self._size -= len(old)
+
+
+CACHE = PdfCache()
+
+
+def night_version(db: Session, night: GameSession) -> tuple[int, int]:
+    """Changes whenever anything a statement shows changes: (latest audit event id, stored
+    hand versions)."""
+    last = db.exec(select(func.max(AuditEvent.id)).where(AuditEvent.session_id == night.id)).one()
+    hands = db.exec(select(func.count()).select_from(Hand).where(Hand.session_id == night.id)).one()
+    return int(last or 0), int(hands or 0)
+
+
+def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | None = None,
+                  locale: str = "en_US", recovery_code: str = "") -> tuple[bytes, str]:
+    """``(pdf bytes, file name)`` of ``kind`` ("summary", "statement" with ``seat``, "pack").
+
+    ``recovery_code`` is given only for the host's own download: the summary (alone or at the
+    head of the pack) then prints it. Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
+    ``seat_not_found`` (field ``seat``) for a seat outside ``1..n``, where the seats are
+    numbered in :func:`ledger.timeline.seat_order` (those seated now, then those who left).
+    """
+    seats = len(seat_order(night))  # the seated, then those who left (statements "as of hand N")
+    if kind == "statement" and (seat is None or not 1 <= seat <= seats):
+        raise NightError(404, "seat_not_found",
+                         f"This night has seats 1 to {seats}; there is no seat {seat}.", "seat")
+    key = (night.id, kind, seat, locale, recovery_code, *night_version(db, night))
+    cached = CACHE.get(key)
+    if cached is not None:
+        db.commit()
+        return cached
+    report = ledger_night.build_report(db, night)
+    db.commit()  # end the read: nothing below touches the database
+    if recovery_code:
+        report = dataclasses.replace(report, recovery_code=recovery_code)
+    if kind == "pack":
+        item = render_night_pack(report, locale=locale), file_name(report)
+    elif kind == "statement":
+        assert seat is not None
+        item = render_player_statement(report, seat, locale=locale), file_name(report, report.players[seat - 1])
+    else:
+        item = render_session_summary(report, locale=locale), file_name(report)
+    CACHE.put(key, item)
+    return item
+
+
+def content_disposition(name: str) -> str:
+    """RFC 6266: an ASCII ``filename`` fallback and the exact name as ``filename*`` UTF-8."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    ascii_name = "".join(c if c.isalnum() or c in "-_. " else "_" for c in ascii_name).strip() or "night.pdf"
+    if not ascii_name.endswith(".pdf"):
+        ascii_name += ".pdf"
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def pdf_response(pdf: bytes, name: str) -> Response:
+    response = Response(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = content_disposition(name)
+    return response

@@ -1,0 +1,70 @@
+"""Players' names inside stored hands: rename one player, or exchange two (a seat fix).
+
+Works on the JSON forms the ledger stores: a §8.1 entry (``outcome``, ``hands``,
+``side_bets``) and an engine result (``transfers``, ``net``, ``winners``, ``counts``...). Only
+the places that hold a player's name change (the outcome's winner, knocker, claimed winner,
+first tonker, responder and claimants, the ``hands`` keys, the spade bet's ``highest_spade``
+keys; a result's payers, payees, ``net`` and ``counts`` keys and ``winners``), so a card text or
+an outcome kind that happens to equal a name is left alone.
+
+Pure domain code: standard library only.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+OUTCOME_NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
+
+
+def _name(value: Any, names: Mapping[str, str]) -> Any:
+    return names.get(value, value) if isinstance(value, str) else value
+
+
+def _keys(value: Any, names: Mapping[str, str]) -> Any:
+    if not isinstance(value, Mapping):
+        return value
+    return {_name(key, names): item for key, item in value.items()}
+
+
+def rename_entry(entry: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """A copy of ``entry`` with every player name ``old`` replaced by ``names[old]``.
+
+    ``names`` may exchange names (``{"Dee": "Marcus", "Marcus": "Dee"}``): every name is
+    replaced once, from the original. Parts of an unexpected shape are copied unchanged.
+    """
+    out = dict(entry)
+    outcome = entry.get("outcome")
+    if isinstance(outcome, Mapping):
+        moved = dict(outcome)
+        for field in OUTCOME_NAME_FIELDS:
+            if field in moved:
+                moved[field] = _name(moved[field], names)
+        if isinstance(moved.get("claimants"), list):
+            moved["claimants"] = [_name(c, names) for c in moved["claimants"]]
+        out["outcome"] = moved
+    if "hands" in entry:
+        out["hands"] = _keys(entry["hands"], names)
+    bets = entry.get("side_bets")
+    if isinstance(bets, Mapping) and isinstance(bets.get("spade"), Mapping):
+        spade = dict(bets["spade"])
+        spade["highest_spade"] = _keys(spade.get("highest_spade"), names)
+        out["side_bets"] = dict(bets) | {"spade": spade}
+    return out
+
+
+def rename_result(result: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """A copy of a stored engine result with every player name replaced as in
+    :func:`rename_entry` (amounts, order and the ``detail`` facts unchanged)."""
+    out = dict(result)
+    if isinstance(result.get("transfers"), list):
+        out["transfers"] = [
+            dict(t) | {"from": _name(t.get("from"), names), "to": _name(t.get("to"), names)}
+            if isinstance(t, Mapping) else t
+            for t in result["transfers"]
+        ]
+    for field in ("net", "counts"):
+        if field in result:
+            out[field] = _keys(result[field], names)
+    if isinstance(result.get("winners"), list):
+        out["winners"] = [_name(w, names) for w in result["winners"]]
+    return out

@@ -1,0 +1,366 @@
+"""The night as it really goes: players sit in and leave, the stake changes, seats get fixed.
+
+Every change takes effect from the next hand (``from_hand``, the number the next recorded hand
+gets); hands already played keep the seating and stake they were played at (``Hand.players``,
+``Hand.stake_minor``), and an amendment keeps them too. The rules stay frozen for the night,
+and ``max_players`` bounds the table at every moment. Each change is one audit event
+(``player_sat_in``, ``player_left``, ``stake_changed``, ``seats_swapped``, ``player_renamed``)
+written in the same transaction, under the night row's lock, so a hand recorded at the same
+moment is played either before the change or after it, never half-way.
+
+Only the host may change the seating (action ``seat``, :mod:`ledger.access`). Amounts are
+``int`` minor units. Errors: :class:`~ledger.rules.HandError` (422) with the RULES.md §9.1 codes
+(``too_many_players``, ``duplicate_player``, ``unknown_player``, ``invalid_stake``) or
+``invalid_entry``; :class:`~ledger.night.NightError` 409 ``session_closed``, 422 for a seat fix
+that a re-entered hand refuses (with the ``hand`` number).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from sqlalchemy import update
+from sqlmodel import Session, col, select
+
+from ledger.access import SYSTEM, Actor
+from ledger.models import GameSession, Hand, HandTransfer, Payment
+from ledger.names import clean_name, normalise_name
+from ledger.night import (
+    MAX_NAME,
+    NightError,
+    Submission,
+    audit,
+    balances,
+    hands_of,
+    next_dealer,
+    next_number,
+    outstanding,
+    payment_json,
+    preview_hand,
+    rules_of,
+    store_version,
+)
+from ledger.rules import HandError
+from ledger.rules.renaming import rename_entry, rename_result
+from ledger.rules.validation import check_stake
+from ledger.settlement import CashOut, cash_out
+from ledger.timeline import last_hand_of, seat_for_newcomer, seat_order
+
+SETTLE_CHOICES = ("now", "at_end")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingChange:
+    """The seating after a change and the first hand it applies to."""
+
+    players: tuple[str, ...]
+    from_hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A player who left: the seating after, from which hand, their balance as of their last
+    hand (``as_of_hand``; ``balance_minor`` over the hands, ``outstanding_minor`` after the
+    payments made before leaving), the cash-out and, when settled now, its payments."""
+
+    name: str
+    players: tuple[str, ...]
+    from_hand: int
+    as_of_hand: int | None
+    balance_minor: int
+    outstanding_minor: int
+    settle: str
+    cash_out: CashOut
+    payments: tuple[Payment, ...]
+
+
+def _locked(db: Session, night: GameSession) -> GameSession:
+    """The night's row, locked for this transaction and read afresh (hands recorded at the
+    same moment queue behind the change)."""
+    statement = (select(GameSession).where(GameSession.id == night.id).with_for_update()
+                 .execution_options(populate_existing=True))
+    return db.exec(statement).one()
+
+
+def _require_open(night: GameSession) -> None:
+    if night.status != "open":
+        raise NightError(409, "session_closed", "This night is closed; its seats and stake can no longer change.")
+
+
+def _name_clash(night: GameSession, name: str, field: str, *, besides: str | None = None) -> None:
+    """:class:`HandError` ``duplicate_player`` when ``name`` differs only in capitals from
+    someone who sat at the night (other than ``besides``)."""
+    for other in seat_order(night):
+        if other != besides and other != name and other.casefold() == name.casefold():
+            raise HandError("duplicate_player",
+                            f"{name} and {other} differ only in capitals; give players names that are easy "
+                            "to tell apart.", field)
+
+
+def sit_in(db: Session, night: GameSession, name: str, after: str | None = None, actor: Actor = SYSTEM) -> SeatingChange:
+    """Seat ``name`` from the next hand: just after the seated player ``after``, or by default
+    at the next dealer's right so that they deal last (RULES.md §2). A player who left comes
+    back under the same name and keeps their balance.
+
+    Raises :class:`HandError` 422 ``invalid_entry`` (field ``name``) for a name that is not a
+    name, ``duplicate_player`` (already seated, or differing only in capitals from someone who
+    sat), ``unknown_player`` (field ``after``) when ``after`` is not seated,
+    ``too_many_players`` beyond the rules' ``max_players``; :class:`NightError` 409
+    ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
+    """
+    actor.require("seat")
+    name = clean_name(name, "name", MAX_NAME)
+    neighbour = normalise_name(after) if isinstance(after, str) and after.strip() else None
+    night = _locked(db, night)
+    _require_open(night)
+    seated = list(night.players)
+    if name in seated:
+        raise HandError("duplicate_player", f"{name} is already seated.", "name")
+    _name_clash(night, name, "name")
+    if neighbour is not None and neighbour not in seated:
+        raise HandError("unknown_player", f"{neighbour} is not seated, so nobody can sit next to them.", "after")
+    most = rules_of(night).max_players
+    if len(seated) + 1 > most:
+        raise HandError("too_many_players",
+                        f"These rules seat at most {most} players, and {len(seated)} are seated.", "name")
+    from_hand = next_number(db, night)
+    index = seat_for_newcomer(seated, next_dealer(db, night), neighbour)
+    players = seated[:index] + [name] + seated[index:]
+    returning = name in (night.roster or [])
+    night.players = players
+    if not returning:
+        night.roster = list(night.roster or []) + [name]
+    db.add(night)
+    audit(db, night, actor, "player_sat_in", before={"players": seated},
+          after={"name": name, "players": players, "from_hand": from_hand, "after": players[index - 1] if index else None,
+                 "returning": returning})
+    db.commit()
+    return SeatingChange(tuple(players), from_hand)
+
+
+def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor: Actor = SYSTEM) -> Departure:
+    """``name`` leaves from the next hand. Their balance as of their last hand (after the
+    payments already made) is cleared by the fewest transfers with the players still seated
+    (:func:`ledger.settlement.cash_out`), without changing anyone's net. With ``settle="now"``
+    those transfers are recorded as payments (``kind`` ``cash_out``) at once; with
+    ``"at_end"`` they are only shown, and the leaver stays in the night's final plan. A player
+    who left may sit in again later.
+
+    Raises :class:`HandError` 422 ``invalid_entry`` (field ``settle``), ``unknown_player``
+    (field ``name``) for a player who is not seated, ``too_few_players`` for the last player
+    seated (close the night instead); :class:`NightError` 409 ``session_closed``;
+    :class:`~ledger.access.AccessDenied` unless host.
+    """
+    actor.require("seat")
+    if settle not in SETTLE_CHOICES:
+        raise HandError("invalid_entry", "Say whether the leaver is paid now or at the end (now or at_end).", "settle")
+    name = normalise_name(name) if isinstance(name, str) else ""
+    night = _locked(db, night)
+    _require_open(night)
+    seated = list(night.players)
+    if name not in seated:
+        left_already = name in (night.roster or [])
+        raise HandError("unknown_player",
+                        f"{name} already left this table." if left_already else f"{name} is not seated at this table.",
+                        "name")
+    if len(seated) == 1:
+        raise HandError("too_few_players", f"{name} is the last player seated; close the night instead.", "name")
+    quote = cash_out_quote(db, night, name)
+    from_hand, as_of, balance, owed, plan = (quote.from_hand, quote.as_of_hand, quote.balance_minor,
+                                             quote.outstanding, quote.cash_out)
+    players = [p for p in seated if p != name]
+    payments: list[Payment] = []
+    if settle == "now":
+        for transfer in plan.transfers:
+            payment = Payment(session_id=night.id, payer=transfer.payer, payee=transfer.payee,
+                              amount_minor=transfer.amount_minor, kind="cash_out")
+            db.add(payment)
+            payments.append(payment)
+    night.players = players
+    db.add(night)
+    db.flush()
+    audit(db, night, actor, "player_left", before={"players": seated}, after={
+        "name": name, "players": players, "from_hand": from_hand, "as_of_hand": as_of, "settle": settle,
+        "balance": balance, "outstanding": owed[name], "cash_out": plan.to_json(),
+        "payments": [payment_json(p) for p in payments],
+    })
+    db.commit()
+    return Departure(name, tuple(players), from_hand, as_of, balance, owed[name], settle, plan, tuple(payments))
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """What a seated player's leaving would settle, before they leave: ``balance_minor`` over
+    the hands as of ``as_of_hand``, everyone's ``outstanding`` (after payments) and the cash-out."""
+
+    name: str
+    from_hand: int
+    as_of_hand: int | None
+    balance_minor: int
+    outstanding: dict[str, int]
+    cash_out: CashOut
+
+
+def cash_out_quote(db: Session, night: GameSession, name: str) -> Quote:
+    """The cash-out :func:`leave` would make for the seated player ``name`` now (nothing is
+    written; the phone shows it before the host confirms). Raises ``ValueError`` for a player
+    who is not seated."""
+    if name not in night.players:
+        raise ValueError(f"{name!r} is not seated")
+    owed = outstanding(db, night)
+    plan = cash_out(owed, name, [p for p in night.players if p != name])
+    return Quote(name, next_number(db, night), last_hand_of(name, hands_of(db, night)), balances(db, night)[name],
+                 owed, plan)
+
+
+def change_stake(db: Session, night: GameSession, stake_minor: int, actor: Actor = SYSTEM) -> tuple[int, int]:
+    """From the next hand the stake is ``stake_minor`` (minor units); hands already played keep
+    theirs. Returns ``(stake, from_hand)``; the same stake again changes nothing.
+
+    Raises :class:`HandError` 422 ``invalid_stake``; :class:`NightError` 409
+    ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
+    """
+    actor.require("seat")
+    check_stake(stake_minor)
+    night = _locked(db, night)
+    _require_open(night)
+    from_hand = next_number(db, night)
+    before = night.stake_minor
+    if before == stake_minor:
+        db.rollback()
+        return stake_minor, from_hand
+    night.stake_minor = stake_minor
+    db.add(night)
+    audit(db, night, actor, "stake_changed", before={"stake_minor": before},
+          after={"stake_minor": stake_minor, "from_hand": from_hand})
+    db.commit()
+    return stake_minor, from_hand
+
+
+def swap_seats(
+    db: Session, night: GameSession, a: str, b: str, from_hand: int, actor: Actor = SYSTEM
+) -> list[Hand]:
+    """``a`` and ``b`` were entered in each other's seats from hand ``from_hand`` on: at every
+    counted hand from then, whatever was entered for one was the other's (cards, outcome,
+    dealer, seat). Each such hand is re-entered as a new version at its own stake (the old
+    version is kept, superseded) and the current seating is fixed the same way; one audit
+    event names them all. All or nothing: when any hand refuses, nothing changes.
+
+    Returns the new versions, number order. Raises :class:`HandError` 422 ``invalid_entry``
+    (the same player twice, a ``from_hand`` outside the night), ``unknown_player`` for a name
+    who never sat; :class:`NightError` 422 with the refusing hand's code (``unknown_player``
+    when only one of the two sat at a hand) naming that hand (``hand``), 409
+    ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
+    """
+    actor.require("seat")
+    a, b = (normalise_name(x) if isinstance(x, str) else "" for x in (a, b))
+    night = _locked(db, night)
+    _require_open(night)
+    for field, name in (("a", a), ("b", b)):
+        if name not in seat_order(night):
+            raise HandError("unknown_player", f"{name} never sat at this table.", field)
+    if a == b:
+        raise HandError("invalid_entry", "Name two different players to swap.", "b")
+    upcoming = next_number(db, night)
+    if type(from_hand) is not int or not 1 <= from_hand <= upcoming:
+        raise HandError("invalid_entry", f"Say from which hand, 1 to {upcoming}.", "from_hand")
+    swap = {a: b, b: a}
+    planned: list[tuple[Hand, list[str], str, Submission, Any]] = []
+    for hand in hands_of(db, night):
+        if hand.number < from_hand or hand.status != "counted":
+            continue
+        if not _both_or_neither(hand.players, a, b, hand.number):
+            continue
+        players = [swap.get(p, p) for p in hand.players]
+        entry = rename_entry(hand.entry, swap)
+        submission = Submission(outcome=entry.get("outcome"), hands=entry.get("hands", {}),
+                                side_bets=entry.get("side_bets"))
+        try:
+            result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor)
+        except HandError as err:
+            raise NightError(422, err.code, f"Hand {hand.number} refuses the swap: {err.message}", err.field,
+                             {"hand": hand.number}) from None
+        planned.append((hand, players, swap.get(hand.dealer, hand.dealer), submission, result))
+    seated = list(night.players)
+    swaps_now = _both_or_neither(seated, a, b, upcoming)
+    if not planned and not swaps_now:
+        db.rollback()
+        return []
+    made: list[Hand] = []
+    for hand, players, dealer, submission, result in planned:
+        hand.status = "superseded"
+        db.add(hand)
+        db.flush()
+        made.append(store_version(db, night, hand.number, hand.version + 1, dealer, submission, result,
+                                  players=players, stake_minor=hand.stake_minor))
+    if swaps_now:
+        night.players = [swap.get(p, p) for p in seated]
+    if from_hand == 1:
+        night.first_dealer = swap.get(night.first_dealer, night.first_dealer)
+    db.add(night)
+    audit(db, night, actor, "seats_swapped",
+          before={"players": seated, "hands": [{"number": h.number, "version": h.version,
+                                                 "net": h.result.get("net")} for h, *_ in planned]},
+          after={"a": a, "b": b, "from_hand": from_hand, "players": list(night.players),
+                 "hands": [{"number": h.number, "version": h.version, "net": h.result.get("net")} for h in made]})
+    db.commit()
+    return made
+
+
+def _both_or_neither(players: Sequence[str], a: str, b: str, number: int) -> bool:
+    """Whether ``a`` and ``b`` both sat at hand ``number`` (False when neither did); a hand
+    that seated only one of them cannot swap them: :class:`NightError` 422 ``unknown_player``."""
+    has_a, has_b = a in players, b in players
+    if has_a != has_b:
+        there, missing = (a, b) if has_a else (b, a)
+        raise NightError(422, "unknown_player",
+                         f"At hand {number} {there} was seated but {missing} was not, so they cannot swap seats "
+                         "there; swap from a later hand.", "from_hand", {"hand": number})
+    return has_a
+
+
+def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Actor = SYSTEM) -> GameSession:
+    """``old`` is now called ``new`` everywhere in the night: seats, every hand (all versions:
+    entries, results, transfers, dealer, seating), payments; the person and their balance are
+    kept. Allowed on a closed night too (a name is not money). Renaming to the same name
+    changes nothing.
+
+    Raises :class:`HandError` 422 ``unknown_player`` (field ``from``) for a name who never sat,
+    ``invalid_entry`` (field ``to``) for a name that is not a name, ``duplicate_player`` for a
+    name someone else at the night has (or differs from only in capitals);
+    :class:`~ledger.access.AccessDenied` unless host.
+    """
+    actor.require("seat")
+    old = normalise_name(old) if isinstance(old, str) else ""
+    new = clean_name(new if isinstance(new, str) else "", "to", MAX_NAME)
+    night = _locked(db, night)
+    if old not in seat_order(night):
+        raise HandError("unknown_player", f"{old} never sat at this table.", "from")
+    if new == old:
+        db.rollback()
+        return night
+    if new in seat_order(night):
+        raise HandError("duplicate_player", f"{new} already sat at this table.", "to")
+    _name_clash(night, new, "to", besides=old)
+    names: Mapping[str, str] = {old: new}
+    night.players = [names.get(p, p) for p in night.players]
+    night.roster = [names.get(p, p) for p in night.roster or []]
+    night.first_dealer = names.get(night.first_dealer, night.first_dealer)
+    db.add(night)
+    for hand in hands_of(db, night, all_versions=True):
+        if old not in hand.players:
+            continue
+        hand.players = [names.get(p, p) for p in hand.players]
+        hand.dealer = names.get(hand.dealer, hand.dealer)
+        hand.entry = rename_entry(hand.entry, names)
+        hand.result = rename_result(hand.result, names)
+        db.add(hand)
+    hand_ids = select(Hand.id).where(Hand.session_id == night.id)
+    for column in ("payer", "payee"):
+        db.exec(update(HandTransfer).where(col(HandTransfer.hand_id).in_(hand_ids),  # type: ignore[call-overload]
+                                           getattr(HandTransfer, column) == old).values({column: new}))
+        db.exec(update(Payment).where(Payment.session_id == night.id,  # type: ignore[call-overload]
+                                      getattr(Payment, column) == old).values({column: new}))
+    audit(db, night, actor, "player_renamed", before={"name": old}, after={"name": new})
+    db.commit()
+    return night

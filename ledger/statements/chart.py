@@ -1,0 +1,216 @@
+"""Running-balance charts: the table's lines with direct labels (up to 8 players), small
+multiples beyond (a club's season of 40 members), and one player's line drawn against the
+table's on their statement.
+
+Balances stay ``int`` minor units; floats appear only as plot coordinates.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from ledger.statements.fonts import BODY, BOLD, font_for, plain_text
+from ledger.statements.look import MUTED, RULE, Money, short
+
+# Okabe-Ito derived, distinguishable for colour-blind readers.
+SERIES_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#332288", "#882255")
+OTHERS = colors.HexColor("#C7CCD3")
+DIRECT_LABELS_UP_TO = 8
+MAX_POINTS = 500
+LABEL_SIZE = 7.5
+
+Series = dict[str, list[tuple[int, int]]]
+
+
+def series_colour(i: int) -> colors.Color:
+    return colors.HexColor(SERIES_COLOURS[i % len(SERIES_COLOURS)])
+
+
+def nice_step(span: int, intervals: int) -> int:
+    """Smallest 1/2/2.5/5 x 10^k integer step covering ``span`` in at most ``intervals``."""
+    span = max(span, 1)
+    magnitude = 1
+    while True:
+        quarter = [25 * magnitude // 10] if magnitude >= 10 else []
+        for step in [magnitude, 2 * magnitude, *quarter, 5 * magnitude]:
+            if span <= step * intervals:
+                return step
+        magnitude *= 10
+
+
+def _thin(points: list[tuple[int, int]]) -> list[tuple[float, float]]:
+    """At most about ``MAX_POINTS`` points, keeping each stretch's lowest and highest."""
+    if len(points) <= MAX_POINTS:
+        return [(float(x), float(y)) for x, y in points]
+    bucket = -(-len(points) // (MAX_POINTS // 2))
+    out: list[tuple[int, int]] = [points[0]]
+    for start in range(1, len(points), bucket):
+        chunk = points[start:start + bucket]
+        low = min(chunk, key=lambda p: p[1])
+        high = max(chunk, key=lambda p: p[1])
+        out.extend(sorted({low, high}))
+    if out[-1] != points[-1]:
+        out.append(points[-1])
+    return [(float(x), float(y)) for x, y in out]
+
+
+def _scale(series: Series) -> tuple[int, int, int]:
+    low = min(0, *(y for pts in series.values() for _, y in pts))
+    high = max(0, *(y for pts in series.values() for _, y in pts))
+    step = nice_step(high - low, 6)
+    y_min = (low // step) * step
+    y_max = -((-high) // step) * step
+    if y_max == y_min:
+        y_max = y_min + step
+    return y_min, y_max, step
+
+
+def _plot(series: Series, order: Sequence[str], x: float, y: float, width: float, height: float,
+          money: Money, scale: tuple[int, int, int], last: int, *, axis_labels: bool = True) -> LinePlot:
+    y_min, y_max, y_step = scale
+    plot = LinePlot()
+    plot.x, plot.y, plot.width, plot.height = x, y, width, height
+    plot.data = [_thin(series[p]) for p in order]
+    plot.joinedLines = 1
+    xa = plot.xValueAxis
+    xa.valueMin, xa.valueMax = 0, max(last, 1)
+    x_step = nice_step(last, 10 if axis_labels else 3)
+    xa.valueSteps = list(range(0, last + 1, x_step))
+    xa.labels.fontName, xa.labels.fontSize, xa.labels.fillColor = BODY, 6.5 if axis_labels else 5.5, MUTED
+    xa.labelTextFormat = lambda v: str(int(round(v)))
+    xa.strokeColor = RULE
+    xa.tickDown = 2
+    ya = plot.yValueAxis
+    ya.valueMin, ya.valueMax = y_min, y_max
+    ya.valueSteps = list(range(y_min, y_max + 1, y_step if axis_labels else (y_max - y_min)))
+    labels = [money(v) for v in ya.valueSteps]
+    ya.labels.fontName = font_for("".join(labels))
+    ya.labels.fontSize, ya.labels.fillColor = 6.5 if axis_labels else 5.5, MUTED
+    ya.labelTextFormat = lambda v: money(int(round(v)))  # our own integer steps, shown as money
+    ya.strokeColor = RULE
+    ya.visibleGrid = 1
+    ya.gridStrokeColor = colors.HexColor("#E5E7EB")
+    ya.gridStrokeWidth = 0.5
+    ya.tickLeft = 2
+    return plot
+
+
+def _label_width(labels: Sequence[str], size: float) -> float:
+    return max(stringWidth("".join(t for _, t in plain_text(s)), BODY, size) for s in labels)
+
+
+def _zero_line(drawing: Drawing, plot: LinePlot, scale: tuple[int, int, int]) -> None:
+    y_min, y_max, _ = scale
+    zero = plot.y + plot.height * (0 - y_min) / (y_max - y_min)
+    drawing.add(Line(plot.x, zero, plot.x + plot.width, zero, strokeColor=MUTED, strokeWidth=0.6))
+
+
+def _y_of(plot: LinePlot, scale: tuple[int, int, int], value: int) -> float:
+    y_min, y_max, _ = scale
+    return plot.y + plot.height * (value - y_min) / (y_max - y_min)
+
+
+def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Label positions near ``wanted`` (sorted ascending) at least ``gap`` apart."""
+    placed: list[float] = []
+    for y in wanted:
+        placed.append(max(y, placed[-1] + gap) if placed else max(y, low))
+    overflow = placed[-1] - high if placed else 0
+    if overflow > 0:
+        placed = [y - overflow for y in placed]
+        for i in range(len(placed) - 2, -1, -1):
+            placed[i] = min(placed[i], placed[i + 1] - gap)
+    return placed
+
+
+def _label(drawing: Drawing, x: float, y: float, name: str, colour: colors.Color, bold: bool = False) -> None:
+    for font, piece in plain_text(name):
+        if bold and font == BODY:
+            font = BOLD
+        drawing.add(String(x, y, piece, fontName=font, fontSize=LABEL_SIZE, fillColor=colour))
+        x += stringWidth(piece, font, LABEL_SIZE)
+
+
+def table_chart(players: Sequence[str], series: Series, money: Money, width: float) -> Drawing:
+    """Every player's running balance: one plot with a label at each line's end (up to
+    ``DIRECT_LABELS_UP_TO`` players), small multiples on one shared scale beyond."""
+    last = max(x for pts in series.values() for x, _ in pts)
+    scale = _scale(series)
+    if len(players) > DIRECT_LABELS_UP_TO:
+        return _small_multiples(players, series, money, width, scale, last)
+    names = [short(p, 18) for p in players]
+    label_w = _label_width(names, LABEL_SIZE) + 10
+    y_labels = [money(v) for v in range(scale[0], scale[1] + 1, scale[2])]
+    left = _label_width(y_labels, 6.5) + 8
+    height = 66 * mm
+    drawing = Drawing(width, height)
+    plot = _plot(series, players, left, 16, width - left - label_w, height - 24, money, scale, last)
+    for i in range(len(players)):
+        plot.lines[i].strokeColor = series_colour(i)
+        plot.lines[i].strokeWidth = 1.5
+    drawing.add(plot)
+    _zero_line(drawing, plot, scale)
+    ends = sorted(range(len(players)), key=lambda i: series[players[i]][-1][1])
+    ys = _spread([_y_of(plot, scale, series[players[i]][-1][1]) - 2.5 for i in ends], LABEL_SIZE + 1.5,
+                 plot.y - 4, plot.y + plot.height)
+    for i, y in zip(ends, ys):
+        _label(drawing, plot.x + plot.width + 4, y, names[i], series_colour(i))
+    drawing.add(String(plot.x + plot.width, 2, "Hand", fontName=BODY, fontSize=6.5, fillColor=MUTED, textAnchor="end"))
+    return drawing
+
+
+def _small_multiples(players: Sequence[str], series: Series, money: Money, width: float,
+                     scale: tuple[int, int, int], last: int) -> Drawing:
+    columns = 5 if width > 600 else 4
+    rows = -(-len(players) // columns)
+    cell_w, cell_h = width / columns, 30 * mm
+    drawing = Drawing(width, rows * cell_h)
+    y_labels = [money(scale[0]), money(scale[1])]
+    left = _label_width(y_labels, 5.5) + 6
+    for i, player in enumerate(players):
+        col, row = i % columns, i // columns
+        x0, y0 = col * cell_w, (rows - row - 1) * cell_h
+        plot = _plot(series, [player], x0 + left, y0 + 12, cell_w - left - 6, cell_h - 26, money, scale, last,
+                     axis_labels=False)
+        plot.lines[0].strokeColor = series_colour(i)
+        plot.lines[0].strokeWidth = 1.2
+        drawing.add(plot)
+        _zero_line(drawing, plot, scale)
+        title = f"{short(player, 22)}  {money(series[player][-1][1])}"
+        _label(drawing, x0 + left, y0 + cell_h - 10, title, series_colour(i), bold=True)
+    return drawing
+
+
+def player_chart(players: Sequence[str], series: Series, player: str, money: Money, width: float) -> Drawing:
+    """``player``'s running balance (bold, coloured) drawn against the rest of the table's
+    (thin grey), labelled at the line's end."""
+    last = max(x for pts in series.values() for x, _ in pts)
+    scale = _scale(series)
+    others = [p for p in players if p != player]
+    order = [*others, player]
+    y_labels = [money(v) for v in range(scale[0], scale[1] + 1, scale[2])]
+    left = _label_width(y_labels, 6.5) + 8
+    label = short(player, 18)
+    label_w = max(_label_width([label, "rest of the table"], LABEL_SIZE) + 10, 20)
+    height = 58 * mm
+    drawing = Drawing(width, height)
+    plot = _plot(series, order, left, 16, width - left - label_w, height - 24, money, scale, last)
+    for i in range(len(others)):
+        plot.lines[i].strokeColor = OTHERS
+        plot.lines[i].strokeWidth = 0.8
+    seat = list(players).index(player)
+    plot.lines[len(others)].strokeColor = series_colour(seat)
+    plot.lines[len(others)].strokeWidth = 2.2
+    drawing.add(plot)
+    _zero_line(drawing, plot, scale)
+    y = _y_of(plot, scale, series[player][-1][1]) - 2.5
+    _label(drawing, plot.x + plot.width + 4, y, label, series_colour(seat), bold=True)
+    if others:
+        _label(drawing, plot.x + plot.width + 4, plot.y + plot.height - 6, "rest of the table", MUTED)
+    drawing.add(String(plot.x + plot.width, 2, "Hand", fontName=BODY, fontSize=6.5, fillColor=MUTED, textAnchor="end"))
+    return drawing

@@ -1,0 +1,258 @@
+"""Layout pieces shared by every statement: colours, paragraph styles, money and time
+formatting, clipped names, the page footer, bookmarks and the document builder.
+
+All text goes through :func:`ledger.statements.fonts.markup`, so any script is set with a font
+that has its glyphs; paragraphs holding a script that needs shaping get a shaped style.
+"""
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel.dates import format_date, format_time, get_timezone_name
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
+
+from ledger.money import format_minor
+from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, markup, plain_text, runs
+
+INK = colors.HexColor("#1F2933")
+MUTED = colors.HexColor("#6B7280")
+RULE = colors.HexColor("#D1D5DB")
+HEADER_BG = colors.HexColor("#1F3A5F")
+STRIPE = colors.HexColor("#F3F4F6")
+VOID_BG = colors.HexColor("#ECECEC")
+REDEAL_BG = colors.HexColor("#FFF7E0")
+GAIN = colors.HexColor("#166534")
+LOSS = colors.HexColor("#B91C1C")
+VOID_INK = colors.HexColor("#9CA3AF")
+ZERO_MARK = "\u2013"  # en dash shown for a 0 amount
+MARGIN = 15 * mm
+NAME_LIMIT = 40
+
+
+def hex_of(colour: colors.Color) -> str:
+    return "#" + colour.hexval()[2:]
+
+
+@dataclass(frozen=True)
+class Styles:
+    title: ParagraphStyle
+    subtitle: ParagraphStyle
+    h2: ParagraphStyle
+    body: ParagraphStyle
+    small: ParagraphStyle
+    label: ParagraphStyle
+    cell: ParagraphStyle
+    cell_right: ParagraphStyle
+    head: ParagraphStyle
+    head_right: ParagraphStyle
+
+
+def styles(table_size: float) -> Styles:
+    """Paragraph styles for a document whose tables are set at ``table_size`` points."""
+    base = ParagraphStyle(
+        "base", fontName=BODY, bulletFontName=BODY, fontSize=9.5, leading=12.5, textColor=INK
+    )
+    lead = table_size * 1.22
+    cell = ParagraphStyle("cell", base, fontSize=table_size, leading=lead, alignment=TA_LEFT)
+    head = ParagraphStyle("head", cell, fontName=BOLD, textColor=colors.white, alignment=TA_LEFT)
+    return Styles(
+        title=ParagraphStyle("title", base, fontName=BOLD, fontSize=20, leading=24, spaceAfter=2),
+        subtitle=ParagraphStyle("subtitle", base, fontSize=10.5, leading=14, textColor=MUTED),
+        h2=ParagraphStyle(
+            "h2", base, fontName=BOLD, fontSize=12.5, leading=16, spaceBefore=10, spaceAfter=5,
+            textColor=HEADER_BG,
+        ),
+        body=base,
+        small=ParagraphStyle("small", base, fontSize=8.5, leading=11, textColor=MUTED),
+        label=ParagraphStyle("label", base, fontName=BOLD, fontSize=8.5, leading=11, textColor=MUTED),
+        cell=cell,
+        cell_right=ParagraphStyle("cell_right", cell, alignment=TA_RIGHT),
+        head=head,
+        head_right=ParagraphStyle("head_right", head, alignment=TA_RIGHT),
+    )
+
+
+_shaped_styles: dict[int, ParagraphStyle] = {}
+
+
+def para(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
+    """A Paragraph of ready markup (from :func:`~ledger.statements.fonts.markup`); shaped by
+    HarfBuzz when it holds a run in a script that needs it (Indic, Thai, Lao, Hebrew,
+    Arabic). Long words break rather than overflow."""
+    if SHAPED_MARK in text_markup:
+        shaped = _shaped_styles.get(id(style))
+        if shaped is None:
+            shaped = _shaped_styles[id(style)] = ParagraphStyle(style.name + "-shaped", style, shaping=1)
+        style = shaped
+    return Paragraph(text_markup, style, **kwargs)  # type: ignore[arg-type]
+
+
+def text(value: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
+    """A Paragraph showing ``value`` literally (escaped, any script)."""
+    return para(markup(value), style, **kwargs)
+
+
+def plain_fits(value: str, font: str, size: float, width: float) -> bool:
+    """Whether ``value`` can be a plain (unwrapped, single-font) table cell: every character in
+    Noto Sans and one line of it no wider than ``width``. Plain cells lay out far faster than
+    Paragraphs, which long and non-Latin text still gets."""
+    if not (value.isascii() or all(run.font == BODY for run in runs(value))):
+        return False
+    return stringWidth(value, font, size) <= width
+
+
+def short(name: str, limit: int = NAME_LIMIT) -> str:
+    """A name clipped with an ellipsis for narrow places (headers show it in full)."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Money:
+    """Formats int minor amounts for one report (currency + locale fixed)."""
+
+    def __init__(self, currency: str, locale: str) -> None:
+        self.currency = currency
+        self.locale = locale
+        self._seen: dict[int, str] = {}  # a night repeats the same few amounts: format each once
+
+    def __call__(self, amount_minor: int) -> str:
+        shown = self._seen.get(amount_minor)
+        if shown is None:
+            shown = self._seen[amount_minor] = format_minor(amount_minor, self.currency, self.locale)
+        return shown
+
+    def cell(self, amount_minor: int, *, voided: bool = False, bold: bool = False) -> str:
+        """Paragraph markup for an amount: coloured by sign, en dash for 0."""
+        if amount_minor == 0:
+            return f'<font color="{hex_of(VOID_INK if voided else MUTED)}">{ZERO_MARK}</font>'
+        shown = markup(self.signed(amount_minor))
+        if voided:
+            return f'<font color="{hex_of(VOID_INK)}"><strike>{shown}</strike></font>'
+        colour = GAIN if amount_minor > 0 else LOSS
+        if bold:
+            shown = f"<b>{shown}</b>"
+        return f'<font color="{hex_of(colour)}">{shown}</font>'
+
+    def colour(self, amount_minor: int) -> colors.Color:
+        return MUTED if amount_minor == 0 else GAIN if amount_minor > 0 else LOSS
+
+    def signed(self, amount_minor: int) -> str:
+        """A hand's or a night's result: winnings carry a "+" so they read as winnings."""
+        return ("+" if amount_minor > 0 else "") + self(amount_minor)
+
+    def plain(self, amount_minor: int) -> str:
+        """A result as plain cell text (signed; en dash for 0)."""
+        return ZERO_MARK if amount_minor == 0 else self.signed(amount_minor)
+
+
+def zone(name: str) -> ZoneInfo:
+    """The night's time zone; an unknown name falls back to UTC."""
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def when(moment: datetime, locale: str, zone_name: str = "UTC") -> str:
+    """``moment`` as a local date and time in ``zone_name``, with the zone named:
+    "November 29, 2024, 4:30 PM (New York, EST)". A naive ``moment`` is taken as UTC."""
+    tz = zone(zone_name)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    local = moment.astimezone(tz)
+    day = format_date(local.date(), format="long", locale=locale)
+    clock = format_time(local, format="short", tzinfo=tz, locale=locale)
+    if tz.key == "UTC":
+        return f"{day}, {clock} UTC"
+    city = get_timezone_name(tz, width="short", locale=locale)
+    abbreviation = local.tzname() or tz.key
+    return f"{day}, {clock} ({tz.key.replace('_', ' ')}, {city if city != abbreviation else abbreviation})"
+
+
+def day_of(moment: datetime, zone_name: str = "UTC") -> str:
+    """The night's local date as ``YYYY-MM-DD`` (for file names)."""
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(zone(zone_name)).date().isoformat()
+
+
+def draw_text(canvas, x: float, y: float, value: str, size: float, *, right: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Draw ``value`` on a canvas run by run (any script), left- or right-aligned at ``x``."""
+    pieces = plain_text(value)
+    width = sum(stringWidth(t, f, size) for f, t in pieces)
+    x = x - width if right else x
+    for font, piece in pieces:
+        canvas.setFont(font, size)
+        canvas.drawString(x, y, piece)
+        x += stringWidth(piece, font, size)
+
+
+def footer(title: str) -> Callable[[object, object], None]:
+    """Page decoration: a rule, "Tonk Ledger · <title>" (clipped) and the page number."""
+    left = "Tonk Ledger \u00b7 " + short(title, 90)
+
+    def draw(canvas, doc) -> None:  # type: ignore[no-untyped-def]
+        canvas.saveState()
+        canvas.setFillColor(MUTED)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.5)
+        y = MARGIN * 0.55
+        canvas.line(doc.leftMargin, y + 9, doc.pagesize[0] - doc.rightMargin, y + 9)
+        draw_text(canvas, doc.leftMargin, y, left, 7.5)
+        draw_text(canvas, doc.pagesize[0] - doc.rightMargin, y, f"Page {doc.page}", 7.5, right=True)
+        canvas.restoreState()
+
+    return draw
+
+
+class Bookmark(Flowable):
+    """An invisible mark: a PDF outline entry ("bookmark") pointing at where it lands."""
+
+    def __init__(self, key: str, title: str, level: int = 0) -> None:
+        super().__init__()
+        self.key, self.title, self.level = key, title, level
+        self.width = self.height = 0
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        self.canv.bookmarkPage(self.key)
+        self.canv.addOutlineEntry(self.title, self.key, level=self.level, closed=True)
+        self.canv.showOutline()
+
+
+def build(story: Sequence[Flowable], pages: dict[str, tuple[float, float]], *, title: str,
+          subject: str, locale: str) -> bytes:
+    """Lay ``story`` out on page templates named in ``pages`` (the first starts) and return
+    the PDF bytes. The metadata title is ``title``; outline entries show when present."""
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(
+        buffer, pagesize=next(iter(pages.values())), leftMargin=MARGIN, rightMargin=MARGIN,
+        topMargin=MARGIN, bottomMargin=MARGIN + 4 * mm, title=title, author="Tonk Ledger",
+        subject=subject, creator="Tonk Ledger", lang=locale.replace("_", "-"),
+    )
+    deco = footer(title)
+    templates = []
+    for name, size in pages.items():
+        frame = Frame(MARGIN, MARGIN + 4 * mm, size[0] - 2 * MARGIN, size[1] - 2 * MARGIN - 4 * mm,
+                      id=f"frame-{name}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        templates.append(PageTemplate(id=name, frames=[frame], onPage=deco, pagesize=size))
+    doc.addPageTemplates(templates)
+    doc.build(list(story))
+    return buffer.getvalue()
+
+
+def frame_width(size: tuple[float, float]) -> float:
+    return size[0] - 2 * MARGIN
+

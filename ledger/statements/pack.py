@@ -1,0 +1,99 @@
+"""Rendering entry points: the session summary, one player's statement, the night pack.
+
+Each checks the report once (:func:`ledger.statements.validate.check`), reads every figure
+from the report model (:mod:`ledger.report`) and returns PDF bytes. The night pack is the
+summary followed by one statement per player in seat order, each on a new page, with a PDF
+bookmark per player.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from reportlab.platypus import NextPageTemplate, PageBreak
+
+from ledger.report import SessionReport, plan_lines, player_statement, running_minor
+from ledger.statements import fonts
+from ledger.statements.look import Bookmark, build, day_of, when
+from ledger.statements.player import PAGE, statement_story
+from ledger.statements.summary import page_size, summary_story
+from ledger.statements.validate import check
+
+__all__ = ["file_name", "render_night_pack", "render_player_statement", "render_session_summary"]
+
+
+def _prepare(report: SessionReport, locale: str) -> list:  # type: ignore[type-arg]
+    counted = check(report)
+    fonts.ensure_fonts()
+    when(report.created_at, locale, report.timezone)  # an unknown locale fails before layout
+    return counted
+
+
+def render_session_summary(report: SessionReport, *, locale: str = "en_US") -> bytes:
+    """The session summary PDF of ``report``.
+
+    A4 portrait up to 5 players, landscape beyond. ``locale`` (Babel id such as ``"en_US"``)
+    drives money (:func:`ledger.money.format_minor`) and dates; times are shown in
+    ``report.timezone`` with the zone named. Labels are English; all text is extractable.
+    Raises ``ValueError`` for an incoherent report (see :func:`~ledger.statements.validate.check`)
+    and ``babel.UnknownLocaleError`` for an unknown locale, before any layout work.
+    """
+    counted = _prepare(report, locale)
+    token = fonts.use_locale(locale)
+    try:
+        story = summary_story(report, counted, locale)
+        return build(story, {"summary": page_size(report)}, title=report.name,
+                     subject=f"Tonk session summary: {report.name}", locale=locale)
+    finally:
+        token.var.reset(token)
+
+
+def render_player_statement(report: SessionReport, seat: int, *, locale: str = "en_US") -> bytes:
+    """The statement of the player in ``seat`` (1-based, seat order), A4 portrait.
+
+    Raises ``IndexError`` for a seat outside ``1..len(report.players)``; otherwise as
+    :func:`render_session_summary`.
+    """
+    _prepare(report, locale)
+    statement = player_statement(report, seat)
+    token = fonts.use_locale(locale)
+    try:
+        story = statement_story(report, statement, locale)
+        return build(story, {"statement": PAGE}, title=f"{statement.player} \u00b7 {report.name}",
+                     subject=f"Tonk player statement: {statement.player}", locale=locale)
+    finally:
+        token.var.reset(token)
+
+
+def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
+    """The night pack: the summary, then every player's statement in seat order, each from a
+    new page, with a PDF bookmark for the summary and for each player. Errors as
+    :func:`render_session_summary`."""
+    counted = _prepare(report, locale)
+    plan = plan_lines(report)
+    series = running_minor(report)
+    token = fonts.use_locale(locale)
+    try:
+        story = [Bookmark("summary", "Summary"), *summary_story(report, counted, locale)]
+        for seat in range(1, len(report.players) + 1):
+            statement = player_statement(report, seat, plan)
+            story += [NextPageTemplate("statement"), PageBreak()]
+            story += statement_story(report, statement, locale, series=series)
+        return build(story, {"summary": page_size(report), "statement": PAGE}, title=report.name,
+                     subject=f"Tonk night pack: {report.name}", locale=locale)
+    finally:
+        token.var.reset(token)
+
+
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
+
+
+def file_name(report: SessionReport, player: str | None = None) -> str:
+    """``<night name>-<date>.pdf`` (``<night name>-<date>-<player>.pdf`` for a statement):
+    the night's local date, any script kept, characters no file system accepts replaced.
+    Send it with RFC 6266 ``filename*`` (the web layer does)."""
+    parts = [report.name, day_of(report.created_at, report.timezone)]
+    if player is not None:
+        parts.append(player)
+    stem = "-".join(_UNSAFE.sub("_", unicodedata.normalize("NFC", p)).strip(" ._") or "night" for p in parts)
+    return f"{stem[:150]}.pdf"

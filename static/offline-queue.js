@@ -1,0 +1,361 @@
+/* Tonk Ledger offline-first: hands saved without a connection wait on this phone.
+
+   - Registers the service worker (static/sw.js, served as /sw.js) and, on the table screen,
+     keeps a copy of the table and of each outcome's entry page, so they open offline.
+   - On a record page without a connection, "Check payouts" (or "Save hand") keeps the hand in
+     IndexedDB with a fresh idempotency key and the next hand number, and goes back to the table.
+   - A badge says "2 waiting to send". When the connection returns, the hands are sent in order
+     to the record flow's save (the page's CSRF token, Accept: application/json); the key makes
+     each one recorded exactly once even if an answer is lost. A refusal (number taken, night
+     closed, a rule) stays on its hand with the server's message, "Fix and save" and "Discard".
+   Without JavaScript none of this runs and the pages work online as before. */
+(function () {
+  "use strict";
+
+  var DB_NAME = "tonk-ledger";
+  var STORE = "queue";
+  var PAGES = "tonk-pages-v1";
+  var RETRY_MS = 10000;
+  var script = document.currentScript;
+  var sending = false;
+
+  // -- storage ------------------------------------------------------------------------------
+  function openDb() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = function () {
+        request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  function withStore(mode, work) {
+    return openDb().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var request = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { db.close(); resolve(request ? request.result : undefined); };
+        tx.onerror = function () { db.close(); reject(tx.error); };
+      });
+    });
+  }
+
+  function allItems() {
+    return withStore("readonly", function (store) { return store.getAll(); }).then(function (items) {
+      return (items || []).sort(function (a, b) { return a.id - b.id; });
+    });
+  }
+  function putItem(item) { return withStore("readwrite", function (store) { return store.put(item); }); }
+  function addItem(item) { return withStore("readwrite", function (store) { return store.add(item); }); }
+  function deleteItem(id) { return withStore("readwrite", function (store) { return store["delete"](id); }); }
+
+  // -- helpers --------------------------------------------------------------------------------
+  function field(fields, name) {
+    for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) return fields[i][1];
+    return null;
+  }
+  function setField(fields, name, value) {
+    var out = fields.filter(function (pair) { return pair[0] !== name; });
+    out.push([name, String(value)]);
+    return out;
+  }
+  function newKey() {
+    var bytes = new Uint8Array(18);
+    crypto.getRandomValues(bytes);
+    return "offline-" + Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  function sessionOf() { return document.body && document.body.getAttribute("data-night"); }
+
+  // -- keeping a hand -------------------------------------------------------------------------
+  function keep(form, saveForm) {
+    var session = saveForm.getAttribute("data-session");
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "go" && name !== "step" && name !== "csrf_token") fields.push([name, String(value)]);
+    });
+    return allItems().then(function (items) {
+      var mine = items.filter(function (item) { return item.session === session; });
+      var number = parseInt(field(fields, "number") || "0", 10) || 1;
+      mine.forEach(function (item) { number = Math.max(number, item.number + 1); });
+      fields = setField(setField(fields, "number", number), "key", newKey());
+      var title = document.querySelector("main h1");
+      return addItem({
+        session: session,
+        url: saveForm.getAttribute("action"),
+        table: saveForm.getAttribute("data-table-url"),
+        csrf: (saveForm.querySelector("input[name=csrf_token]") || {}).value || "",
+        fields: fields,
+        number: number,
+        title: title ? title.textContent.trim() : "Hand",
+        status: "waiting",
+        message: "",
+        created: new Date().toISOString()
+      }).then(function () {
+        if (navigator.vibrate) navigator.vibrate(40);
+        if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+          window.location.href = saveForm.getAttribute("data-table-url"); // the table, as kept
+          return;
+        }
+        // no service worker (a plain-http address on the Wi-Fi): stay here, the hand is kept
+        say(["Hand " + number + " is kept on this phone and sent when the connection returns."]);
+        return render();
+      });
+    });
+  }
+
+  function watchRecordPage() {
+    var form = document.getElementById("record-form");
+    var saveForm = document.querySelector("form[data-offline-save]");
+    if (!form || !saveForm) return;
+    var session = saveForm.getAttribute("data-session");
+    // Opened offline after other hands were kept: the dealer moves on from the last one kept.
+    var dealer = document.getElementById("dealer");
+    if (dealer && !navigator.onLine) {
+      allItems().then(function (items) {
+        var mine = items.filter(function (item) { return item.session === session; });
+        if (!mine.length) return;
+        var last = parseInt(field(mine[mine.length - 1].fields, "dealer") || "", 10);
+        if (!isNaN(last)) dealer.value = String((last + 1) % dealer.options.length);
+      });
+    }
+    form.addEventListener("submit", function (event) {
+      var button = event.submitter;
+      if (navigator.onLine || !button || !button.hasAttribute("data-offline-keep")) return;
+      event.preventDefault();
+      keep(form, saveForm);
+    });
+    saveForm.addEventListener("submit", function (event) {
+      if (navigator.onLine) return;
+      event.preventDefault();
+      keep(saveForm, saveForm);
+    });
+  }
+
+  // -- sending --------------------------------------------------------------------------------
+  function send(item) {
+    var body = new URLSearchParams();
+    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    body.set("csrf_token", item.csrf);
+    body.set("step", "preview");
+    body.set("go", "save");
+    return fetch(item.url, {
+      method: "POST", body: body, credentials: "same-origin", cache: "no-store",
+      headers: { Accept: "application/json" }
+    }).then(function (response) {
+      return response.json().catch(function () { return null; }).then(function (data) {
+        return { status: response.status, ok: response.ok, data: data };
+      });
+    });
+  }
+
+  function flush() {
+    if (sending || !navigator.onLine) return Promise.resolve();
+    sending = true;
+    var news = [];
+    return allItems().then(function (items) {
+      var blocked = {};
+      var chain = Promise.resolve(true);
+      items.forEach(function (item) {
+        chain = chain.then(function (online) {
+          if (!online) return false;
+          if (item.status !== "waiting" || blocked[item.session]) {
+            blocked[item.session] = true;
+            return true;
+          }
+          return send(item).then(function (answer) {
+            var error = answer.data && answer.data.error;
+            if (answer.status >= 500) return false; // the server is not there yet: try later
+            if (answer.ok && answer.data && answer.data.number) {
+              news.push(answer.data.message);
+              return deleteItem(item.id).then(function () { return true; });
+            }
+            if (error === "hand_number_gap" && answer.data.next_number) {
+              // an earlier kept hand was discarded: nobody holds this number, take the next one
+              item.number = answer.data.next_number;
+              item.fields = setField(item.fields, "number", item.number);
+              return putItem(item).then(function () { return send(item); }).then(function (again) {
+                if (again.ok && again.data && again.data.number) {
+                  news.push(again.data.message);
+                  return deleteItem(item.id).then(function () { return true; });
+                }
+                return refuse(item, again, blocked);
+              });
+            }
+            return refuse(item, answer, blocked);
+          }, function () { return false; }); // no connection after all
+        });
+      });
+      return chain;
+    }).then(function () {
+      sending = false;
+      if (news.length) say(news);
+      return render();
+    }, function () {
+      sending = false;
+      return render();
+    });
+  }
+
+  function refuse(item, answer, blocked) {
+    item.status = "refused";
+    item.message = (answer.data && answer.data.message) ||
+      "The server did not take this hand (" + answer.status + "). Open it, check it and save it again.";
+    blocked[item.session] = true;
+    return putItem(item).then(function () { return true; });
+  }
+
+  // -- showing the queue ----------------------------------------------------------------------
+  function say(lines) {
+    var box = document.getElementById("queue-news");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "queue-news";
+      box.className = "flash flash-success";
+      box.setAttribute("role", "status");
+      var main = document.getElementById("main");
+      if (main) main.insertBefore(box, main.firstChild);
+    }
+    box.textContent = lines.join(" ");
+  }
+
+  function fixUrl(item) {
+    var query = new URLSearchParams();
+    item.fields.forEach(function (pair) { query.append(pair[0], pair[1]); });
+    query.set("step", "preview");
+    query.set("go", "next");
+    return item.url + "?" + query.toString();
+  }
+
+  function render() {
+    var main = document.getElementById("main");
+    if (!main) return Promise.resolve();
+    var note = document.querySelector("[data-offline-note]");
+    if (note) note.hidden = navigator.onLine;
+    return allItems().then(function (items) {
+      var session = sessionOf();
+      var shown = session ? items.filter(function (item) { return item.session === session; }) : items;
+      var box = document.getElementById("offline-queue");
+      if (!shown.length) {
+        if (box) box.remove();
+        return;
+      }
+      if (!box) {
+        box = document.createElement("section");
+        box.id = "offline-queue";
+        box.className = "panel offline-queue";
+        box.setAttribute("aria-labelledby", "offline-queue-title");
+        main.insertBefore(box, main.firstChild);
+      }
+      var waiting = shown.filter(function (item) { return item.status === "waiting"; }).length;
+      var refused = shown.length - waiting;
+      box.textContent = "";
+      var title = document.createElement("h2");
+      title.id = "offline-queue-title";
+      var badge = document.createElement("span");
+      badge.className = "badge badge-waiting";
+      badge.setAttribute("role", "status");
+      badge.textContent = waiting + " waiting to send";
+      title.appendChild(badge);
+      if (refused) {
+        var stopped = document.createElement("span");
+        stopped.className = "badge badge-refused";
+        stopped.textContent = refused === 1 ? "1 needs a look" : refused + " need a look";
+        title.appendChild(document.createTextNode(" "));
+        title.appendChild(stopped);
+      }
+      box.appendChild(title);
+      var hint = document.createElement("p");
+      hint.className = "hint";
+      hint.textContent = navigator.onLine
+        ? "Kept on this phone; sending them in order."
+        : "Kept on this phone; they are sent in order when the connection returns.";
+      box.appendChild(hint);
+      var list = document.createElement("ul");
+      list.className = "queue-list";
+      shown.forEach(function (item) {
+        var row = document.createElement("li");
+        row.className = "queue-item" + (item.status === "refused" ? " is-refused" : "");
+        row.setAttribute("data-queue-number", String(item.number));
+        var head = document.createElement("p");
+        head.className = "queue-head";
+        head.textContent = "Hand " + item.number + " · " + item.title;
+        row.appendChild(head);
+        if (item.status === "refused") {
+          var message = document.createElement("p");
+          message.className = "error";
+          message.setAttribute("role", "alert");
+          message.textContent = item.message;
+          row.appendChild(message);
+          var fix = document.createElement("a");
+          fix.className = "btn btn-small";
+          fix.href = fixUrl(item);
+          fix.textContent = "Fix and save hand " + item.number;
+          fix.addEventListener("click", function () { deleteItem(item.id); });
+          row.appendChild(fix);
+          var drop = document.createElement("button");
+          drop.type = "button";
+          drop.className = "btn btn-small btn-danger";
+          drop.textContent = "Discard hand " + item.number;
+          drop.addEventListener("click", function () {
+            if (!window.confirm("Discard this kept hand? It was never recorded.")) return;
+            deleteItem(item.id).then(render).then(flush);
+          });
+          row.appendChild(drop);
+        }
+        list.appendChild(row);
+      });
+      box.appendChild(list);
+    });
+  }
+
+  // -- the table's pages, kept for offline ----------------------------------------------------
+  function keepTablePages() {
+    var outcomes = document.querySelector("form[data-offline-outcomes]");
+    if (!outcomes || !window.caches) return Promise.resolve();
+    var base = outcomes.getAttribute("action");
+    var urls = [location.pathname];
+    outcomes.querySelectorAll("button[name=kind]").forEach(function (button) {
+      urls.push(base + "?kind=" + encodeURIComponent(button.value));
+    });
+    var assets = [];
+    document.querySelectorAll("link[rel=stylesheet][href], script[src], link[rel=manifest][href]").forEach(function (node) {
+      var address = node.getAttribute("href") || node.getAttribute("src");
+      if (address && address.indexOf("/static/") >= 0) assets.push(address);
+    });
+    return caches.open(PAGES).then(function (cache) {
+      return Promise.all(urls.map(function (url) {
+        return fetch(url, {
+          credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" }
+        }).then(function (response) {
+          if (response.ok) return cache.put(new URL(url, location.href).href, response);
+        }).catch(function () {});
+      }));
+    }).then(function () {
+      return caches.open("tonk-static-v1").then(function (cache) {
+        return Promise.all(assets.map(function (url) { return cache.add(url).catch(function () {}); }));
+      });
+    });
+  }
+
+  function start() {
+    if (!window.indexedDB || !window.fetch) return;
+    var ready = Promise.resolve();
+    if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
+      ready = navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" })
+        .then(function () { return navigator.serviceWorker.ready; })
+        .then(function () { return navigator.onLine ? keepTablePages() : undefined; })
+        .catch(function () {});
+    }
+    ready.then(function () { document.documentElement.setAttribute("data-offline-ready", "1"); });
+    watchRecordPage();
+    render().then(flush);
+    window.addEventListener("online", function () { render().then(flush); });
+    window.addEventListener("offline", render);
+    setInterval(function () { if (navigator.onLine) flush(); }, RETRY_MS);
+  }
+
+  if (document.readyState !== "loading") start();
+  else document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,87 @@
+/* Tonk Ledger service worker (served as /sw.js, scope /): the app shell works without a
+   connection.
+   - /static/ files: from the cache first, fetched and kept on a miss.
+   - The table screen (/s/<id>) and the first entry page of each outcome (/s/<id>/record?kind=…):
+     from the network; without a connection (or with the server unreachable:
+     502, 503, 504), the copy kept last, which the page marks as the last known state.
+   - Everything else, and every POST, goes to the network untouched: saving a hand offline is
+     done by static/offline-queue.js, which keeps it in IndexedDB until it can be sent. */
+"use strict";
+
+var PAGES = "tonk-pages-v1";
+var STATIC = "tonk-static-v1";
+var KEEP = [PAGES, STATIC];
+
+var OFFLINE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline · Tonk Ledger</title>' +
+  '<link rel="stylesheet" href="/static/app.css"></head><body><main id="main"><section class="panel">' +
+  "<h1>You are offline</h1><p>This page was not kept on this phone. Hands you save on a table you have " +
+  "opened are kept on the phone and sent when the connection returns.</p>" +
+  '<p><a class="btn btn-block" href="/">Your nights</a></p></section></main></body></html>';
+
+self.addEventListener("install", function () { self.skipWaiting(); });
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return KEEP.indexOf(n) < 0; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+/* The cache key of a page worth keeping, or null. */
+function pageKey(url) {
+  if (/^\/s\/[\w-]+$/.test(url.pathname)) return url.origin + url.pathname;
+  var kind = url.searchParams.get("kind");
+  if (/^\/s\/[\w-]+\/record$/.test(url.pathname) && kind && /^\w+$/.test(kind) &&
+      Array.from(url.searchParams.keys()).length === 1) {
+    return url.origin + url.pathname + "?kind=" + kind;
+  }
+  return null;
+}
+
+function unreachable(response) {
+  return response.status >= 502 && response.status <= 504;
+}
+
+/* The copies are made by the page (offline-queue.js asks for them with X-Offline-Copy, which
+   shows no one-time message and leaves the session cookie alone), never from a navigation. */
+function fromNetwork(request) {
+  return fetch(request).then(function (response) {
+    if (unreachable(response)) throw new Error("unreachable");
+    return response;
+  });
+}
+
+function fromNetworkOrCopy(request, key) {
+  // one dropped connection (a busy server closing a kept-alive socket) is tried again before
+  // the phone falls back to the copy: the live page carries the message of what was just saved
+  return fromNetwork(request).catch(function () { return fromNetwork(request); }).catch(function () {
+    return caches.open(PAGES).then(function (cache) { return key ? cache.match(key) : undefined; })
+      .then(function (kept) {
+        return kept || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      });
+  });
+}
+
+function staticFirst(request) {
+  return caches.open(STATIC).then(function (cache) {
+    return cache.match(request).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (response.ok) cache.put(request, response.clone());
+        return response;
+      });
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(staticFirst(request));
+  } else if (request.mode === "navigate") {
+    event.respondWith(fromNetworkOrCopy(request, pageKey(url)));
+  }
+});

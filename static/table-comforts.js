@@ -1,0 +1,36 @@
+/* Tonk Ledger at the table: a message about a hand shows beside that hand; the screen stays awake while a night is open (Screen Wake Lock,
+   where the browser has it; asked again whenever the page comes back into view), and the
+   phone gives a short buzz when a hand was saved (where it can vibrate). */
+(function () {
+  "use strict";
+  var body = document.body;
+  // After a correction the page opens at the corrected hand (#hand-4): its message goes there
+  // too, instead of staying at the top, out of sight.
+  var flashes = document.querySelector(".flashes");
+  var target = location.hash && document.getElementById(location.hash.slice(1));
+  if (flashes && target && target.parentNode) {
+    target.parentNode.insertBefore(flashes, target);
+    flashes.scrollIntoView({ block: "start" });
+  }
+  if (!body || body.getAttribute("data-night-status") !== "open") return;
+
+  var lock = null;
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || lock) return;
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      document.documentElement.setAttribute("data-wake-lock", "on");
+      sentinel.addEventListener("release", function () {
+        lock = null;
+        document.documentElement.removeAttribute("data-wake-lock");
+      });
+    }).catch(function () { /* battery saver or not allowed: the screen sleeps as usual */ });
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  keepAwake();
+
+  var saved = document.querySelector(".flash-success");
+  if (saved && /recorded|counts again|restored|corrected/.test(saved.textContent) && navigator.vibrate) {
+    navigator.vibrate(40);
+  }
+})();

@@ -1,0 +1,157 @@
+"""Offline-first at the table: the Wi-Fi goes (the server unreachable and the phone offline),
+two hands are saved on the phone, and when the connection returns each is recorded exactly
+once, in order, and shows on a second phone."""
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any, Iterator
+
+import pytest
+
+from browser.test_phone_ui import start_night
+from live_server import JoinedServer
+
+pytestmark = pytest.mark.browser
+
+
+class Wifi:
+    """The app behind a switch: with the Wi-Fi down every request gets 503, as from a server
+    the phone cannot reach."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.up = True
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        if not self.up:
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [b"unreachable"]
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def wifi_server(app: Any) -> Iterator[tuple[str, Wifi]]:
+    wifi = Wifi(app)
+    server = JoinedServer(wifi)
+    thread = threading.Thread(target=server.serve_forever, name="wifi-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", wifi
+    finally:
+        server.stop()
+        thread.join(timeout=10)
+
+
+def go_offline(page: Any, wifi: Wifi) -> None:
+    wifi.up = False
+    page.context.set_offline(True)
+
+
+def go_online(page: Any, wifi: Wifi) -> None:
+    wifi.up = True
+    page.context.set_offline(False)
+
+
+def test_two_hands_saved_offline_are_recorded_once_each_when_back_online(
+    phone: Any, second_phone: Any, wifi_server: tuple[str, Wifi], night_data: dict[str, Any]
+) -> None:
+    base, wifi = wifi_server
+    page = phone
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    token = page.locator("#table-link").input_value().rsplit("/", 1)[1]
+    page.goto(f"{base}/s/{session_id}")
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1' && !!navigator.serviceWorker.controller")
+    manifest = page.request.get(f"{base}/manifest.webmanifest").json()
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+
+    other = second_phone
+    other.goto(page.locator("#table-link").input_value() if page.locator("#table-link").count() else
+               f"{base}/join/{session_id}/{token}")
+    assert other.locator("ul.balances").is_visible()
+
+    go_offline(page, wifi)
+    # Hand 1: a knock Dee won, by totals, on the entry page the phone kept.
+    with page.expect_navigation():
+        page.locator('.quick-outcomes button[value="knock"]').tap()
+    assert page.get_by_role("heading", name="Knock (drop)").is_visible()
+    page.locator("label.pick").filter(has=page.get_by_text("Dee", exact=True)).tap()
+    for seat, total in enumerate(("3", "9", "14", "20")):
+        page.locator(f"#total-{seat}").fill(total)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check payouts").tap()
+    assert page.url.endswith(f"/s/{session_id}")  # back on the table, as last seen
+    assert page.locator("#offline-queue .badge-waiting").inner_text() == "1 waiting to send"
+    assert page.locator("[data-offline-note]").is_visible()
+    # Hand 2: Rosa tonked out; the dealer moved on from hand 1's.
+    with page.expect_navigation():
+        page.locator('.quick-outcomes button[value="tonk_out"]').tap()
+    page.wait_for_function("document.getElementById('dealer').value === '0'")  # Tomás dealt hand 1, Dee deals 2
+    page.locator("label.pick").filter(has=page.get_by_text("Rosa", exact=True)).tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check payouts").tap()
+    page.wait_for_selector("#offline-queue .badge-waiting")
+    assert page.locator("#offline-queue .badge-waiting").inner_text() == "2 waiting to send"
+    assert page.locator("#offline-queue .queue-head").all_inner_texts() == [
+        "Hand 1 · Knock (drop)", "Hand 2 · Tonk out"]
+    hands = page.context.request  # the API is unreachable too: nothing was recorded yet
+    wifi.up = True
+    assert other.request.get(f"{base}/api/v1/sessions/{session_id}/hands",
+                             headers={"Authorization": f"Bearer {token}"}).json()["hands"] == []
+    wifi.up = False
+
+    go_online(page, wifi)
+    page.wait_for_selector("#offline-queue", state="detached", timeout=20_000)
+    assert page.locator("#queue-news").inner_text() == (
+        "Hand 1 recorded: Dee won $0.75 Hand 2 recorded: Rosa won $1.50")
+    body = hands.get(f"{base}/api/v1/sessions/{session_id}/hands", headers={"Authorization": f"Bearer {token}"}).json()
+    assert [(h["number"], h["outcome"]["kind"], h["dealer"]) for h in body["hands"]] == [
+        (1, "knock", "Tomás"), (2, "tonk_out", "Dee")]
+    # sending again (another page load) records nothing twice
+    page.reload()
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    body = hands.get(f"{base}/api/v1/sessions/{session_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert body["hand_count"] == 2 and body["net"] == {"Dee": 25, "Marcus": -75, "Rosa": 125, "Tomás": -75}
+    # and the other phone shows both
+    other.wait_for_selector("#hand-2", timeout=15_000)
+    assert other.locator("#hand-1").count() == 1
+
+
+def test_a_hand_kept_offline_that_another_phone_recorded_first_comes_back_with_the_message(
+    phone: Any, wifi_server: tuple[str, Wifi], night_data: dict[str, Any]
+) -> None:
+    base, wifi = wifi_server
+    page = phone
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    token = page.locator("#table-link").input_value().rsplit("/", 1)[1]
+    page.goto(f"{base}/s/{session_id}")
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1' && !!navigator.serviceWorker.controller")
+    go_offline(page, wifi)
+    with page.expect_navigation():
+        page.locator('.quick-outcomes button[value="discard_out"]').tap()
+    page.locator("label.pick").filter(has=page.get_by_text("Marcus", exact=True)).tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check payouts").tap()
+    # meanwhile another phone, still online, records hand 1
+    wifi.up = True
+    recorded = page.context.request.post(
+        f"{base}/api/v1/sessions/{session_id}/hands", headers={"Authorization": f"Bearer {token}"},
+        data={"outcome": {"kind": "tonk_out", "winner": "Dee"}, "number": 1})
+    assert recorded.status == 201
+    go_online(page, wifi)
+    error = page.locator("#offline-queue .queue-item.is-refused .error")
+    error.wait_for(timeout=20_000)
+    assert error.inner_text() == "Hand 1 was already recorded by another phone; check it before entering again."
+    assert page.locator("#offline-queue .badge-refused").inner_text() == "1 needs a look"
+    # the entry is kept: "Fix and save" opens its payouts with everything as typed
+    with page.expect_navigation():
+        page.get_by_role("link", name="Fix and save hand 1").tap()
+    assert page.locator(".preview-desc").inner_text() == "Marcus went out by discard"
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save hand").tap()
+    assert page.get_by_role("heading", name="Hand 1 is already recorded").is_visible()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save as hand 2").tap()
+    assert page.locator(".flash").first.inner_text() == "Hand 2 recorded: Marcus won $0.75"

@@ -1,0 +1,129 @@
+"""Any script, any size: names in every vendored script come back out of the PDFs with the
+English words around them, an emoji prints as a visible stand-in, times are local with the
+zone named, and the night pack lays out at the largest night the rules allow."""
+from __future__ import annotations
+
+import io
+import subprocess
+import unicodedata
+from datetime import datetime, timezone
+
+import pytest
+from pypdf import PdfReader
+
+from ledger.report import HandLine, SessionReport
+from ledger.statements import render_night_pack, render_player_statement, render_session_summary
+from ledger.transfers import Transfer
+
+pytestmark = pytest.mark.skipif(
+    subprocess.run(["which", "pdftotext"], capture_output=True).returncode != 0, reason="needs pdftotext"
+)
+
+NAMES = {
+    "Latin": "Zoë Łukasz",
+    "Greek": "Ζωή Παπαδοπούλου",
+    "Cyrillic": "Дмитрий Иванов",
+    "Lao": "ສົມພອນ",
+    "Malayalam": "മനു",
+    "Thai": "สมชาย",
+    "Devanagari": "प्रिया शर्मा",
+    "Hebrew": "שרה כהן",
+    "Arabic": "محمد علي",
+    "CJK": "山田太郎",
+}
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def extracted(pdf: bytes) -> str:
+    """pdftotext's text, compatibility-normalised (Arabic presentation forms become letters)
+    and without the invisible direction marks it adds around right-to-left runs."""
+    raw = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    return unicodedata.normalize("NFKC", raw).translate(BIDI_CONTROLS).replace("\u00a0", " ")
+
+
+def _report(players: tuple[str, ...], hands: int, *, payments: int = 0, tz: str = "UTC",
+            name: str = "Script night") -> SessionReport:
+    n = len(players)
+    lines, net = [], dict.fromkeys(players, 0)
+    for number in range(1, hands + 1):
+        winner = players[(number * 3 + number // 7) % n]
+        amounts = {p: -25 for p in players}
+        amounts[winner] = 25 * (n - 1)
+        for p, a in amounts.items():
+            net[p] += a
+        lines.append(HandLine(number, players[(number - 1) % n], f"{winner} knocked and won", (winner,), amounts))
+    paid = []
+    left = dict(net)
+    for i in range(payments):
+        payer = min(left, key=lambda p: left[p])
+        payee = max(left, key=lambda p: left[p])
+        if left[payer] >= 0:
+            break
+        paid.append(Transfer(payer, payee, 1))
+        left[payer] += 1
+        left[payee] -= 1
+    plan = []
+    while any(left.values()):
+        payer = min(left, key=lambda p: left[p])
+        payee = max(left, key=lambda p: left[p])
+        amount = min(-left[payer], left[payee])
+        plan.append(Transfer(payer, payee, amount))
+        left[payer] += amount
+        left[payee] -= amount
+    return SessionReport(
+        name=name, currency="USD", stake_minor=25, preset="classic",
+        created_at=datetime(2024, 11, 30, 2, 30, tzinfo=timezone.utc), players=players, hands=tuple(lines),
+        net_minor=net, settlement=tuple(plan), payments=tuple(paid), timezone=tz,
+    )
+
+
+def test_names_in_every_script_come_back_with_the_words_around_them() -> None:
+    players = tuple(NAMES.values())
+    report = _report(players, len(players) * 2)
+    pack = extracted(render_night_pack(report))
+    lines = pack.splitlines()
+    for script, name in NAMES.items():
+        assert name in pack, script
+        knocked = [line for line in lines if name in line and "knocked and won" in line]
+        assert knocked, (script, "outcome words beside the name")
+    for seat, name in enumerate(players, start=1):
+        statement = extracted(render_player_statement(report, seat))
+        assert statement.lstrip().startswith(name), name
+        owes = [t for t in report.settlement if t.payer == name]
+        for t in owes:
+            assert f"You pay {t.payee} " in statement, (name, t)
+
+
+def test_a_name_mixing_scripts_keeps_every_word() -> None:
+    players = ("മനു knocked", "Dee", "Rosa")
+    text = extracted(render_session_summary(_report(players, 6)))
+    assert "മനു knocked" in text
+
+
+def test_an_emoji_prints_as_a_visible_stand_in_never_a_blank() -> None:
+    players = ("Dee \U0001F600", "Rosa", "Tomás")
+    text = extracted(render_session_summary(_report(players, 6)))
+    assert "Dee [grinning face]" in text
+
+
+def test_times_are_local_with_the_zone_named() -> None:
+    report = _report(("Dee", "Rosa"), 2, tz="America/New_York")
+    text = " ".join(extracted(render_session_summary(report)).split())
+    assert "November 29, 2024, 9:30 PM" in text and "America/New York" in text  # 02:30 UTC on the 30th
+    utc = " ".join(extracted(render_session_summary(_report(("Dee", "Rosa"), 2))).split())
+    assert "November 30, 2024, 2:30 AM UTC" in utc
+
+
+@pytest.mark.slow
+def test_stress_pack_at_eight_players_two_thousand_hands_five_hundred_payments_long_names() -> None:
+    players = tuple(chr(ord("A") + i) * 74 + f"-seat{i + 1}" for i in range(8))
+    assert all(len(p) == 80 for p in players)
+    report = _report(players, 2000, payments=500, name="N" * 80)
+    assert len(report.payments) == 500
+    pdf = render_night_pack(report)
+    reader = PdfReader(io.BytesIO(pdf))
+    assert [item.title for item in reader.outline][0] == "Summary" and len(reader.outline) == 9
+    text = "".join(extracted(pdf).split())
+    for player in players:
+        assert player in text
+    assert "Netover2000countedhands" in text
