@@ -24,6 +24,9 @@ compress = Compress()
 def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    # a streamed answer (a file sent as it is read) goes uncompressed: compressing it chunk by
+    # chunk leaves the file open until the phone has read it all
+    app.config.setdefault("COMPRESS_STREAMS", False)
     compress.init_app(app)
     hashes: dict[str, str] = {}
 
