@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 from ledger import access
 from ledger.access import Actor
+from ledger.db import begin_write
 from ledger.models import AccessKey, AuditEvent, GameSession
 from ledger.night import NightError, audit
 
@@ -72,6 +73,8 @@ def make_cohost(db: Session, night: GameSession, phone_id: int, actor: Actor) ->
     key = db.get(AccessKey, phone_id) if isinstance(phone_id, int) else None
     if key is None or key.session_id != night.id or key.revoked_at is not None or key.kind != "device":
         raise NightError(404, "phone_not_found", "That phone has not joined this night.", "phone")
+    begin_write(db)
+    db.refresh(key)  # as it is now, under the write lock
     if key.role != "host":
         before = key.role
         key.role = "host"
@@ -105,6 +108,7 @@ def recover_host(db: Session, code: str, device: str = "", night: GameSession | 
         return None
     host_key = access.key_for(db, found, token)
     assert host_key is not None
+    begin_write(db)
     audit(db, found, Actor("host", host_key.id, device[:120]), "host_recovered",
           after={"device": device[:120]})
     db.commit()

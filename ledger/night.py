@@ -466,6 +466,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
     changes nothing. Raises :class:`NightError` 404 ``hand_not_found``, 409 ``session_closed``;
     :class:`AccessDenied` unless host."""
     actor.require("restore")
+    begin_write(db)
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
