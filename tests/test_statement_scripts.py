@@ -94,6 +94,53 @@ def test_names_in_every_script_come_back_with_the_words_around_them() -> None:
             assert f"You pay {t.payee} " in statement, (name, t)
 
 
+# Names whose shaping reorders or ligates glyphs: a Malayalam vowel sign drawn before its
+# consonant (ജോ, കെ), Devanagari conjuncts, Arabic ligatures (the word Muhammad is one glyph).
+SHAPED_NAMES = ("ജോൺ", "മനു", "കെവിൻ", "ສົມພອນ", "สมชาย", "प्रिया शर्मा", "שרה כהן", "محمد علي")
+
+
+def pypdf_text(pdf: bytes) -> str:
+    raw = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    return unicodedata.normalize("NFKC", raw).translate(BIDI_CONTROLS).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("seat", [None, 1, 7])
+def test_shaped_names_come_back_exactly_where_they_are_printed(seat: int | None) -> None:
+    """Every place a name is printed (tables, sentences, chart labels, page footers) gives the
+    name back exactly, with the words after it, from pdftotext; pypdf finds it as often."""
+    report = _report(SHAPED_NAMES, 16)
+    pdf = render_night_pack(report) if seat is None else render_player_statement(report, seat)
+    text, other = extracted(pdf), pypdf_text(pdf)
+    lines = text.splitlines()
+    for name in SHAPED_NAMES:
+        assert any(line.strip() == f"{name} knocked and won" for line in lines), (name, seat)
+        least = 3 if seat is None else 1  # the pack: hands table, sentences, chart, statements
+        assert text.count(name) == other.count(name) >= least, (name, seat, text.count(name), other.count(name))
+    if seat is not None:
+        name = SHAPED_NAMES[seat - 1]
+        assert text.lstrip().startswith(f"{name}\nPlayer statement") or text.lstrip().startswith(name)
+        assert f"Tonk Ledger \u00b7 {name} \u00b7 Script night" in text  # the page footer
+
+
+def test_a_word_set_in_several_fonts_draws_no_missing_glyph() -> None:
+    """The summary's seat list joins "1." and a name with a no-break space, so one word holds
+    two fonts; every glyph drawn must be a real glyph of its font (never .notdef, a box)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from ledger.statements.fonts import markup
+    from ledger.statements.look import para, styles
+
+    names = ("ജോൺ", "मनु", "محمد علي", "สมชาย", "ສົມພອນ", "שרה כהן")
+    paragraph = para(" \u00b7 ".join(f"{i}.\u00a0{markup(n)}" for i, n in enumerate(names, 1)), styles(8).body)
+    paragraph.wrap(500, 100)
+    glyphs = [
+        (frag.fontName, pdfmetrics.getFont(frag.fontName).face.charToGlyph.get(ord(c)))
+        for line in paragraph.blPara.lines for frag in line.words for c in frag.text
+    ]
+    assert len(glyphs) > 30
+    assert [g for g in glyphs if not g[1]] == []
+
+
 def test_a_name_mixing_scripts_keeps_every_word() -> None:
     players = ("മനു knocked", "Dee", "Rosa")
     text = extracted(render_session_summary(_report(players, 6)))

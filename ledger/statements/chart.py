@@ -14,7 +14,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ledger.statements.fonts import BODY, BOLD, font_for, plain_text
+from ledger.statements.fonts import BODY, drawn, font_for
 from ledger.statements.look import MUTED, RULE, Money, short
 
 # Okabe-Ito derived, distinguishable for colour-blind readers.
@@ -101,7 +101,7 @@ def _plot(series: Series, order: Sequence[str], x: float, y: float, width: float
 
 
 def _label_width(labels: Sequence[str], size: float) -> float:
-    return max(stringWidth("".join(t for _, t in plain_text(s)), BODY, size) for s in labels)
+    return max(sum(width for _, _, width in drawn(s, size)) for s in labels)
 
 
 def _zero_line(drawing: Drawing, plot: LinePlot, scale: tuple[int, int, int]) -> None:
@@ -129,11 +129,9 @@ def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[fl
 
 
 def _label(drawing: Drawing, x: float, y: float, name: str, colour: colors.Color, bold: bool = False) -> None:
-    for font, piece in plain_text(name):
-        if bold and font == BODY:
-            font = BOLD
+    for font, piece, width in drawn(name, LABEL_SIZE, bold=bold):
         drawing.add(String(x, y, piece, fontName=font, fontSize=LABEL_SIZE, fillColor=colour))
-        x += stringWidth(piece, font, LABEL_SIZE)
+        x += width
 
 
 def table_chart(players: Sequence[str], series: Series, money: Money, width: float) -> Drawing:

@@ -34,7 +34,7 @@ from ledger.statements import unicode_map
 
 __all__ = [
     "BODY", "BOLD", "SHAPED_MARK", "Run", "ensure_fonts", "markup", "runs", "cid_for_locale",
-    "use_locale", "plain_text", "font_for",
+    "use_locale", "plain_text", "drawn", "font_for",
 ]
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -223,11 +223,25 @@ def markup(text: str) -> str:
 
 
 def plain_text(text: str) -> list[tuple[str, str]]:
-    """``text`` as ``(font, visual text)`` pieces for drawing on a canvas (chart labels,
-    page footers); bold is not applied here."""
+    """``text`` as ``(font, visual text)`` pieces, unshaped (for measuring)."""
     if text.isascii():
         return [(BODY, text)]
     return [(run.font, _visual(run)) for run in runs(text)]
+
+
+def drawn(text: str, size: float, *, bold: bool = False) -> list[tuple[str, str, float]]:
+    """``text`` as ``(font, string, width in points)`` pieces to draw one after another on a
+    canvas (chart labels, page footers): runs that need it shaped by HarfBuzz (a whole
+    right-to-left run in visual order) and mapped for text extraction like Paragraph text."""
+    out = []
+    for run in [Run(BODY, text)] if text.isascii() else runs(text):
+        font = f"{run.font}-Bold" if bold and run.font not in _CIDS else run.font
+        if run.shaped:
+            shaped, width = unicode_map.shape(run.text, font, size)
+            out.append((font, shaped, width))
+        else:
+            out.append((font, run.text, pdfmetrics.stringWidth(run.text, font, size)))
+    return out
 
 
 def font_for(text: str, bold: bool = False) -> str:

@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from ledger.money import format_minor
-from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, markup, plain_text, runs
+from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs
 
 INK = colors.HexColor("#1F2933")
 MUTED = colors.HexColor("#6B7280")
@@ -188,13 +188,12 @@ def day_of(moment: datetime, zone_name: str = "UTC") -> str:
 
 def draw_text(canvas, x: float, y: float, value: str, size: float, *, right: bool = False) -> None:  # type: ignore[no-untyped-def]
     """Draw ``value`` on a canvas run by run (any script), left- or right-aligned at ``x``."""
-    pieces = plain_text(value)
-    width = sum(stringWidth(t, f, size) for f, t in pieces)
-    x = x - width if right else x
-    for font, piece in pieces:
+    pieces = drawn(value, size)
+    x = x - sum(width for _, _, width in pieces) if right else x
+    for font, piece, width in pieces:
         canvas.setFont(font, size)
         canvas.drawString(x, y, piece)
-        x += stringWidth(piece, font, size)
+        x += width
 
 
 def footer(title: str) -> Callable[[object, object], None]:
