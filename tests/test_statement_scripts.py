@@ -4,6 +4,7 @@ zone named, and the night pack lays out at the largest night the rules allow."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import unicodedata
 from datetime import datetime, timezone
@@ -12,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from ledger.report import HandLine, SessionReport
-from ledger.statements import render_night_pack, render_player_statement, render_session_summary
+from ledger.statements import cjk, render_night_pack, render_player_statement, render_session_summary
 from ledger.transfers import Transfer
 
 pytestmark = pytest.mark.skipif(
@@ -139,6 +140,52 @@ def test_a_word_set_in_several_fonts_draws_no_missing_glyph() -> None:
     ]
     assert len(glyphs) > 30
     assert [g for g in glyphs if not g[1]] == []
+
+
+def pdffonts(pdf: bytes) -> list[tuple[str, bool, bool]]:
+    """(name, embedded, subset) of every font ``pdffonts`` lists."""
+    out = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    rows = [line.split() for line in out.splitlines()[2:] if line.strip()]
+    return [(row[0], row[-5] == "yes", row[-4] == "yes") for row in rows]
+
+
+def test_chinese_and_japanese_names_print_in_an_embedded_noto_cjk_subset() -> None:
+    players = ("王小明", "山田さくら", "Dee", "Rosa")
+    report = _report(players, 8, name="周五 Tonk")
+    pdf = render_night_pack(report, locale="zh_CN")
+    text = extracted(pdf)
+    lines = [line.strip() for line in text.splitlines()]
+    for name in players:
+        assert f"{name} knocked and won" in lines, name
+    assert "周五 Tonk" in text
+    if cjk.system_font() is None:
+        reason = "no Noto Sans CJK on this system (apt-get install fonts-noto-cjk)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    listed = pdffonts(pdf)
+    embedded = {name.split("+", 1)[-1].split("-")[0] for name, emb, sub in listed if emb and sub}
+    assert {"NotoSansCJKsc", "NotoSansCJKjp"} <= embedded, listed  # Chinese forms, and the kana name's
+    not_embedded = [name for name, emb, _ in listed if not emb and name != "Helvetica"]
+    assert not_embedded == [], listed  # no CID font left for a viewer to supply
+
+
+def test_embedded_cjk_fonts_are_cached_by_characters_and_dropped_when_idle() -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    if cjk.system_font() is None:
+        pytest.skip("no Noto Sans CJK on this system")
+    first = cjk.acquire("JP", "山田")
+    assert first is not None and first.covers("山田") and not first.covers("花")
+    again = cjk.acquire("JP", "田山")
+    assert again == first  # the same characters: the same font
+    cjk.release(first)
+    assert first.name in pdfmetrics.getRegisteredFontNames()  # still in use once
+    cjk.release(again)
+    for i in range(cjk.KEEP + 2):
+        cjk.release(cjk.acquire("JP", "山" + chr(0x4E00 + i)))
+    assert first.name not in pdfmetrics.getRegisteredFontNames()
+    assert f"{first.name}-Bold" not in pdfmetrics.getRegisteredFontNames()
 
 
 def test_a_name_mixing_scripts_keeps_every_word() -> None:

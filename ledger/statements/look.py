@@ -7,6 +7,7 @@ that has its glyphs; paragraphs holding a script that needs shaping get a shaped
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -82,12 +83,16 @@ def styles(table_size: float) -> Styles:
 
 
 _shaped_styles: dict[int, ParagraphStyle] = {}
+_RUN = re.compile(r'(<font name="[^"]+">)([^<]*)(</font>)')
 
 
 def para(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
     """A Paragraph of ready markup (from :func:`~ledger.statements.fonts.markup`); shaped by
     HarfBuzz when it holds a run in a script that needs it (Indic, Thai, Lao, Hebrew,
-    Arabic). Long words break rather than overflow."""
+    Arabic). Long words break rather than overflow. In a bold style, runs in other fonts are
+    bold too."""
+    if style.fontName == BOLD and '<font name="' in text_markup:
+        text_markup = _RUN.sub(r"\1<b>\2</b>\3", text_markup)  # a <font name> run is regular unless <b> is inside
     if SHAPED_MARK in text_markup:
         shaped = _shaped_styles.get(id(style))
         if shaped is None:
