@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from ledger.money import format_minor
-from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs
+from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs, text_width
 
 INK = colors.HexColor("#1F2933")
 MUTED = colors.HexColor("#6B7280")
@@ -118,6 +118,20 @@ def plain_fits(value: str, font: str, size: float, width: float) -> bool:
 def short(name: str, limit: int = NAME_LIMIT) -> str:
     """A name clipped with an ellipsis for narrow places (headers show it in full)."""
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
+
+
+def fit_words(value: str, width: float, size: float, *, bold: bool = True) -> str:
+    """``value`` with each word wider than ``width`` points (at ``size``) clipped with an
+    ellipsis to fit, so a column heading breaks between words and never inside one."""
+    words = []
+    for word in value.split(" "):
+        if word and text_width(word, size, bold=bold) > width:
+            keep = len(word) - 1
+            while keep > 1 and text_width(word[:keep] + "\u2026", size, bold=bold) > width:
+                keep -= 1
+            word = word[:keep] + "\u2026"
+        words.append(word)
+    return " ".join(words)
 
 
 def plural(n: int, word: str) -> str:

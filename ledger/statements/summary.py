@@ -27,7 +27,7 @@ from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
-    frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
+    fit_words, frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
 )
 from ledger.statements.words import seat_name, stake_text, why_sentence
 
@@ -285,7 +285,7 @@ def _hand_table(
     def text_column(header_text: str, texts: list[str]) -> tuple[float, float, float]:
         low, high = natural([header_text], BOLD)
         word, full = natural(texts or [""], BODY)
-        return (12 * mm, max(low, word), max(high, full))
+        return (max(12 * mm, low), max(low, word), max(high, full))  # a heading's words stay whole
 
     num_w = stringWidth(str(max(h.number for h in report.hands)), BOLD, size) + pad + 2
     num_w = max(num_w, stringWidth("#", BOLD, size) + pad)
@@ -326,7 +326,7 @@ def _hand_table(
         para("Dealer", st.head),
         para("Outcome", st.head),
         para("Winner(s)", st.head),
-    ] + [text(short(p), st.head_right) for p in players]
+    ] + [text(fit_words(short(p), w - 8, size), st.head_right) for p, w in zip(players, col_widths[4:])]
     rows: list[list[object]] = [header]
     commands: list[tuple] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
