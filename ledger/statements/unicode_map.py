@@ -14,7 +14,8 @@ last drawn, spell the run in logical order, and the first drawn stands for one l
 The ToUnicode table alone cannot put a vowel sign drawn before its consonant (Malayalam "ജോ")
 back where it belongs for a reader that orders text by position (``pdftotext``), so every
 shaped string is also drawn inside a marked-content span whose ``/ActualText`` is the string
-in logical order (PDF 32000-1 §14.9.4).
+it stands for (PDF 32000-1 §14.9.4): in logical order, or for right-to-left text as
+``pdftotext`` expects it (see :func:`_span`).
 
 :func:`install` wraps reportlab's ``shapeFragWord`` (as used by Paragraph), its ToUnicode CMap
 writer and the text object's string formatting; it is idempotent. :func:`shape` shapes a
