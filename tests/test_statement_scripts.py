@@ -4,6 +4,7 @@ zone named, and the night pack lays out at the largest night the rules allow."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import unicodedata
 from datetime import datetime, timezone
@@ -12,7 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from ledger.report import HandLine, SessionReport
-from ledger.statements import render_night_pack, render_player_statement, render_session_summary
+from ledger.statements import cjk, render_night_pack, render_player_statement, render_session_summary
 from ledger.transfers import Transfer
 
 pytestmark = pytest.mark.skipif(
@@ -92,6 +93,99 @@ def test_names_in_every_script_come_back_with_the_words_around_them() -> None:
         owes = [t for t in report.settlement if t.payer == name]
         for t in owes:
             assert f"You pay {t.payee} " in statement, (name, t)
+
+
+# Names whose shaping reorders or ligates glyphs: a Malayalam vowel sign drawn before its
+# consonant (ജോ, കെ), Devanagari conjuncts, Arabic ligatures (the word Muhammad is one glyph).
+SHAPED_NAMES = ("ജോൺ", "മനു", "കെവിൻ", "ສົມພອນ", "สมชาย", "प्रिया शर्मा", "שרה כהן", "محمد علي")
+
+
+def pypdf_text(pdf: bytes) -> str:
+    raw = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    return unicodedata.normalize("NFKC", raw).translate(BIDI_CONTROLS).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("seat", [None, 1, 7])
+def test_shaped_names_come_back_exactly_where_they_are_printed(seat: int | None) -> None:
+    """Every place a name is printed (tables, sentences, chart labels, page footers) gives the
+    name back exactly, with the words after it, from pdftotext; pypdf finds it as often."""
+    report = _report(SHAPED_NAMES, 16)
+    pdf = render_night_pack(report) if seat is None else render_player_statement(report, seat)
+    text, other = extracted(pdf), pypdf_text(pdf)
+    lines = text.splitlines()
+    for name in SHAPED_NAMES:
+        assert any(line.strip() == f"{name} knocked and won" for line in lines), (name, seat)
+        least = 3 if seat is None else 1  # the pack: hands table, sentences, chart, statements
+        assert text.count(name) == other.count(name) >= least, (name, seat, text.count(name), other.count(name))
+    if seat is not None:
+        name = SHAPED_NAMES[seat - 1]
+        assert text.lstrip().startswith(f"{name}\nPlayer statement") or text.lstrip().startswith(name)
+        assert f"Tonk Ledger \u00b7 {name} \u00b7 Script night" in text  # the page footer
+
+
+def test_a_word_set_in_several_fonts_draws_no_missing_glyph() -> None:
+    """The summary's seat list joins "1." and a name with a no-break space, so one word holds
+    two fonts; every glyph drawn must be a real glyph of its font (never .notdef, a box)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from ledger.statements.fonts import markup
+    from ledger.statements.look import para, styles
+
+    names = ("ജോൺ", "मनु", "محمد علي", "สมชาย", "ສົມພອນ", "שרה כהן")
+    paragraph = para(" \u00b7 ".join(f"{i}.\u00a0{markup(n)}" for i, n in enumerate(names, 1)), styles(8).body)
+    paragraph.wrap(500, 100)
+    glyphs = [
+        (frag.fontName, pdfmetrics.getFont(frag.fontName).face.charToGlyph.get(ord(c)))
+        for line in paragraph.blPara.lines for frag in line.words for c in frag.text
+    ]
+    assert len(glyphs) > 30
+    assert [g for g in glyphs if not g[1]] == []
+
+
+def pdffonts(pdf: bytes) -> list[tuple[str, bool, bool]]:
+    """(name, embedded, subset) of every font ``pdffonts`` lists."""
+    out = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    rows = [line.split() for line in out.splitlines()[2:] if line.strip()]
+    return [(row[0], row[-5] == "yes", row[-4] == "yes") for row in rows]
+
+
+def test_chinese_and_japanese_names_print_in_an_embedded_noto_cjk_subset() -> None:
+    players = ("王小明", "山田さくら", "Dee", "Rosa")
+    report = _report(players, 8, name="周五 Tonk")
+    pdf = render_night_pack(report, locale="zh_CN")
+    text = extracted(pdf)
+    lines = [line.strip() for line in text.splitlines()]
+    for name in players:
+        assert f"{name} knocked and won" in lines, name
+    assert "周五 Tonk" in text
+    if cjk.system_font() is None:
+        reason = "no Noto Sans CJK on this system (apt-get install fonts-noto-cjk)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    listed = pdffonts(pdf)
+    embedded = {name.split("+", 1)[-1].split("-")[0] for name, emb, sub in listed if emb and sub}
+    assert {"NotoSansCJKsc", "NotoSansCJKjp"} <= embedded, listed  # Chinese forms, and the kana name's
+    not_embedded = [name for name, emb, _ in listed if not emb and name != "Helvetica"]
+    assert not_embedded == [], listed  # no CID font left for a viewer to supply
+
+
+def test_embedded_cjk_fonts_are_cached_by_characters_and_dropped_when_idle() -> None:
+    from reportlab.pdfbase import pdfmetrics
+
+    if cjk.system_font() is None:
+        pytest.skip("no Noto Sans CJK on this system")
+    first = cjk.acquire("JP", "山田")
+    assert first is not None and first.covers("山田") and not first.covers("花")
+    again = cjk.acquire("JP", "田山")
+    assert again == first  # the same characters: the same font
+    cjk.release(first)
+    assert first.name in pdfmetrics.getRegisteredFontNames()  # still in use once
+    cjk.release(again)
+    for i in range(cjk.KEEP + 2):
+        cjk.release(cjk.acquire("JP", "山" + chr(0x4E00 + i)))
+    assert first.name not in pdfmetrics.getRegisteredFontNames()
+    assert f"{first.name}-Bold" not in pdfmetrics.getRegisteredFontNames()
 
 
 def test_a_name_mixing_scripts_keeps_every_word() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import subprocess
+import threading
 from typing import Any
 from urllib.parse import quote
 
@@ -161,3 +162,39 @@ def test_a_second_download_of_an_unchanged_night_is_the_same_and_a_change_shows(
     client.post(f"/api/v1/sessions/{played['id']}/hands/30/void", headers=played["headers"])
     changed = client.get(url, headers=played["headers"]).data
     assert changed != first and "VOID" in pdftotext(changed)
+
+
+def test_rendering_holds_no_database_transaction_and_other_phones_record_hands_meanwhile(
+    client: Any, played: dict[str, Any], night_data: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While reportlab lays the pack out, the request's database session is outside any
+    transaction and another phone's hand is recorded; the pack shows the night as read, and
+    the next download shows the new hand."""
+    from flask import g
+    from reportlab.platypus import doctemplate
+
+    url = f"/api/v1/sessions/{played['id']}"
+    hand = night_data["hands"][0]
+    entry = {"outcome": hand["outcome"], "hands": hand["hands"], "dealer": hand["dealer"]}
+    during: list[tuple[bool, int]] = []
+    build = doctemplate.BaseDocTemplate.build
+
+    def laying_out(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not during:
+            session = g.get("db_session")
+            busy = session is not None and session.in_transaction()
+            recorded: list[int] = []  # another phone, on its own thread (its own app context)
+            other = threading.Thread(target=lambda: recorded.append(
+                client.post(f"{url}/hands", json=entry, headers=played["headers"]).status_code))
+            other.start()
+            other.join()
+            during.append((busy, *recorded))
+        return build(self, *args, **kwargs)
+
+    monkeypatch.setattr(doctemplate.BaseDocTemplate, "build", laying_out)
+    hands = len(night_data["hands"])
+    first = flat(pdftotext(client.get(f"{url}/statements.pdf", headers=played["viewer"]).data))
+    assert during == [(False, 201)]
+    assert f"Net over {hands} counted hands" in first
+    again = flat(pdftotext(client.get(f"{url}/statements.pdf", headers=played["viewer"]).data))
+    assert f"Net over {hands + 1} counted hands" in again

@@ -12,9 +12,9 @@ from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, Table, TableStyle
 
-from ledger.statements.fonts import BODY, BOLD, font_for, plain_text
+from ledger.statements.fonts import BODY, drawn, font_for
 from ledger.statements.look import MUTED, RULE, Money, short
 
 # Okabe-Ito derived, distinguishable for colour-blind readers.
@@ -23,6 +23,8 @@ OTHERS = colors.HexColor("#C7CCD3")
 DIRECT_LABELS_UP_TO = 8
 MAX_POINTS = 500
 LABEL_SIZE = 7.5
+LABEL_GAP = LABEL_SIZE * 1.4  # labels this far apart: their lines (ascent to descent) do not touch
+BOTTOM = 26  # below the plot: the hand numbers, then "Hand"
 
 Series = dict[str, list[tuple[int, int]]]
 
@@ -101,7 +103,7 @@ def _plot(series: Series, order: Sequence[str], x: float, y: float, width: float
 
 
 def _label_width(labels: Sequence[str], size: float) -> float:
-    return max(stringWidth("".join(t for _, t in plain_text(s)), BODY, size) for s in labels)
+    return max(sum(width for _, _, width in drawn(s, size)) for s in labels)
 
 
 def _zero_line(drawing: Drawing, plot: LinePlot, scale: tuple[int, int, int]) -> None:
@@ -129,16 +131,21 @@ def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[fl
 
 
 def _label(drawing: Drawing, x: float, y: float, name: str, colour: colors.Color, bold: bool = False) -> None:
-    for font, piece in plain_text(name):
-        if bold and font == BODY:
-            font = BOLD
+    for font, piece, width in drawn(name, LABEL_SIZE, bold=bold):
         drawing.add(String(x, y, piece, fontName=font, fontSize=LABEL_SIZE, fillColor=colour))
-        x += stringWidth(piece, font, LABEL_SIZE)
+        x += width
 
 
-def table_chart(players: Sequence[str], series: Series, money: Money, width: float) -> Drawing:
+def _axis_title(drawing: Drawing, plot: LinePlot) -> None:
+    """"Hand" centred under the hand numbers."""
+    drawing.add(String(plot.x + plot.width / 2, 2, "Hand", fontName=BODY, fontSize=6.5, fillColor=MUTED,
+                       textAnchor="middle"))
+
+
+def table_chart(players: Sequence[str], series: Series, money: Money, width: float) -> Flowable:
     """Every player's running balance: one plot with a label at each line's end (up to
-    ``DIRECT_LABELS_UP_TO`` players), small multiples on one shared scale beyond."""
+    ``DIRECT_LABELS_UP_TO`` players), small multiples on one shared scale beyond, a row of
+    panels at a time (so 40 members run on over pages)."""
     last = max(x for pts in series.values() for x, _ in pts)
     scale = _scale(series)
     if len(players) > DIRECT_LABELS_UP_TO:
@@ -149,46 +156,71 @@ def table_chart(players: Sequence[str], series: Series, money: Money, width: flo
     left = _label_width(y_labels, 6.5) + 8
     height = 66 * mm
     drawing = Drawing(width, height)
-    plot = _plot(series, players, left, 16, width - left - label_w, height - 24, money, scale, last)
+    plot = _plot(series, players, left, BOTTOM, width - left - label_w, height - BOTTOM - 8, money, scale, last)
     for i in range(len(players)):
         plot.lines[i].strokeColor = series_colour(i)
         plot.lines[i].strokeWidth = 1.5
     drawing.add(plot)
     _zero_line(drawing, plot, scale)
     ends = sorted(range(len(players)), key=lambda i: series[players[i]][-1][1])
-    ys = _spread([_y_of(plot, scale, series[players[i]][-1][1]) - 2.5 for i in ends], LABEL_SIZE + 1.5,
-                 plot.y - 4, plot.y + plot.height)
+    ys = _spread([_y_of(plot, scale, series[players[i]][-1][1]) - 2.5 for i in ends], LABEL_GAP,
+                 plot.y - 2, plot.y + plot.height)
     for i, y in zip(ends, ys):
         _label(drawing, plot.x + plot.width + 4, y, names[i], series_colour(i))
-    drawing.add(String(plot.x + plot.width, 2, "Hand", fontName=BODY, fontSize=6.5, fillColor=MUTED, textAnchor="end"))
+    _axis_title(drawing, plot)
     return drawing
+
+
+def _fit(name: str, width: float, size: float) -> str:
+    """``name``, clipped with an ellipsis until it is no wider than ``width`` (bold)."""
+    limit = len(name)
+    while limit > 1 and _drawn_width(short(name, limit), size) > width:
+        limit -= 1
+    return short(name, limit)
+
+
+def _drawn_width(text: str, size: float) -> float:
+    return sum(width for _, _, width in drawn(text, size, bold=True))
 
 
 def _small_multiples(players: Sequence[str], series: Series, money: Money, width: float,
-                     scale: tuple[int, int, int], last: int) -> Drawing:
+                     scale: tuple[int, int, int], last: int) -> Table:
     columns = 5 if width > 600 else 4
     rows = -(-len(players) // columns)
-    cell_w, cell_h = width / columns, 30 * mm
-    drawing = Drawing(width, rows * cell_h)
+    cell_w, cell_h = width / columns, 32 * mm
     y_labels = [money(scale[0]), money(scale[1])]
     left = _label_width(y_labels, 5.5) + 6
-    for i, player in enumerate(players):
-        col, row = i % columns, i // columns
-        x0, y0 = col * cell_w, (rows - row - 1) * cell_h
-        plot = _plot(series, [player], x0 + left, y0 + 12, cell_w - left - 6, cell_h - 26, money, scale, last,
-                     axis_labels=False)
-        plot.lines[0].strokeColor = series_colour(i)
-        plot.lines[0].strokeWidth = 1.2
-        drawing.add(plot)
-        _zero_line(drawing, plot, scale)
-        title = f"{short(player, 22)}  {money(series[player][-1][1])}"
-        _label(drawing, x0 + left, y0 + cell_h - 10, title, series_colour(i), bold=True)
-    return drawing
+    drawings = []
+    for row in range(rows):
+        drawing = Drawing(width, cell_h)
+        for col in range(columns):
+            i = row * columns + col
+            if i >= len(players):
+                break
+            player, x0 = players[i], col * cell_w
+            # from the bottom: hand numbers, the plot, the panel's title (name, final balance)
+            plot = _plot(series, [player], x0 + left, 16, cell_w - left - 6, cell_h - 37, money, scale, last,
+                         axis_labels=False)
+            plot.lines[0].strokeColor = series_colour(i)
+            plot.lines[0].strokeWidth = 1.2
+            drawing.add(plot)
+            _zero_line(drawing, plot, scale)
+            final = money(series[player][-1][1])
+            room = plot.x + plot.width - (x0 + 4) - _drawn_width(final, LABEL_SIZE) - 6
+            _label(drawing, x0 + 4, cell_h - 11, _fit(player, room, LABEL_SIZE), series_colour(i), bold=True)
+            drawing.add(String(plot.x + plot.width, cell_h - 11, final, fontName=font_for(final, bold=True),
+                               fontSize=LABEL_SIZE, fillColor=money.colour(series[player][-1][1]),
+                               textAnchor="end"))
+        drawings.append([drawing])
+    table = Table(drawings, colWidths=[width], hAlign="LEFT")
+    table.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                               ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+    return table
 
 
 def player_chart(players: Sequence[str], series: Series, player: str, money: Money, width: float) -> Drawing:
     """``player``'s running balance (bold, coloured) drawn against the rest of the table's
-    (thin grey), labelled at the line's end."""
+    (thin grey), labelled at the line's end; "rest of the table" beside where the others end."""
     last = max(x for pts in series.values() for x, _ in pts)
     scale = _scale(series)
     others = [p for p in players if p != player]
@@ -199,7 +231,7 @@ def player_chart(players: Sequence[str], series: Series, player: str, money: Mon
     label_w = max(_label_width([label, "rest of the table"], LABEL_SIZE) + 10, 20)
     height = 58 * mm
     drawing = Drawing(width, height)
-    plot = _plot(series, order, left, 16, width - left - label_w, height - 24, money, scale, last)
+    plot = _plot(series, order, left, BOTTOM, width - left - label_w, height - BOTTOM - 8, money, scale, last)
     for i in range(len(others)):
         plot.lines[i].strokeColor = OTHERS
         plot.lines[i].strokeWidth = 0.8
@@ -208,9 +240,13 @@ def player_chart(players: Sequence[str], series: Series, player: str, money: Mon
     plot.lines[len(others)].strokeWidth = 2.2
     drawing.add(plot)
     _zero_line(drawing, plot, scale)
-    y = _y_of(plot, scale, series[player][-1][1]) - 2.5
-    _label(drawing, plot.x + plot.width + 4, y, label, series_colour(seat), bold=True)
+    labels = [(_y_of(plot, scale, series[player][-1][1]) - 2.5, label, series_colour(seat), True)]
     if others:
-        _label(drawing, plot.x + plot.width + 4, plot.y + plot.height - 6, "rest of the table", MUTED)
-    drawing.add(String(plot.x + plot.width, 2, "Hand", fontName=BODY, fontSize=6.5, fillColor=MUTED, textAnchor="end"))
+        ends = sorted(series[p][-1][1] for p in others)
+        labels.append((_y_of(plot, scale, ends[len(ends) // 2]) - 2.5, "rest of the table", MUTED, False))
+    labels.sort(key=lambda item: item[0])
+    ys = _spread([item[0] for item in labels], LABEL_GAP, plot.y - 2, plot.y + plot.height)
+    for (_, text, colour, bold), y in zip(labels, ys):
+        _label(drawing, plot.x + plot.width + 4, y, text, colour, bold=bold)
+    _axis_title(drawing, plot)
     return drawing

@@ -7,8 +7,10 @@ both words; runs in scripts that need shaping are shaped by HarfBuzz (reportlab'
 ``shaping`` support with ``uharfbuzz``), and runs of Hebrew or Arabic are put in visual
 (right-to-left) word order. Characters no vendored font has:
 
-* CJK (Han, kana, Hangul) are set in reportlab's standard CID fonts (not embedded; every PDF
-  viewer supplies them, and on a system with ``fonts-noto-cjk`` that is Noto CJK);
+* CJK (Han, kana, Hangul) is set in the system's Noto Sans CJK, embedded with just the
+  characters the document prints (:mod:`ledger.statements.cjk`; see :func:`document`), or,
+  on a system without it, in reportlab's standard CID fonts (not embedded; PDF viewers
+  supply them);
 * anything else (emoji, symbols) prints as a visible stand-in naming it, "[grinning face]",
   never as a blank or a box.
 
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import threading
 import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,11 +34,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
-from ledger.statements import unicode_map
+from ledger.statements import cjk, unicode_map
 
 __all__ = [
     "BODY", "BOLD", "SHAPED_MARK", "Run", "ensure_fonts", "markup", "runs", "cid_for_locale",
-    "use_locale", "plain_text", "font_for",
+    "use_locale", "document", "plain_text", "drawn", "font_for", "text_width",
 ]
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -60,6 +64,10 @@ _CID_JA, _CID_KO, _CID_ZH_HANS, _CID_ZH_HANT = (
 )
 _CIDS = (_CID_JA, _CID_KO, _CID_ZH_HANS, _CID_ZH_HANT)
 _cid_default: ContextVar[str] = ContextVar("cid_default", default=_CID_JA)
+# what can sit inside a CJK run besides the document's own CJK characters
+_JOINERS = "".join(chr(c) for c in range(0x20, 0x7F)) + "\u00a0\u00b7\u2013\u2014\u2026\u2018\u2019\u201c\u201d"
+_REGION = {_CID_JA: "JP", _CID_KO: "KR", _CID_ZH_HANS: "SC", _CID_ZH_HANT: "TC"}
+_embedded: ContextVar[dict[str, cjk.Embedded]] = ContextVar("embedded_cjk", default={})
 
 _lock = threading.Lock()
 _ready = False
@@ -107,6 +115,40 @@ def use_locale(locale: str):  # type: ignore[no-untyped-def]
     return _cid_default.set(cid_for_locale(locale))
 
 
+@contextmanager
+def document(locale: str, texts: Iterable[str]) -> Iterator[None]:
+    """While one document is laid out: Han runs take ``locale``'s regional forms, and CJK runs
+    are set in the system's Noto Sans CJK, embedded with the characters of ``texts`` (every
+    name and phrase the document prints). A run with a character outside them, or a system
+    without Noto Sans CJK, keeps the CID font."""
+    ensure_fonts()
+    token = _cid_default.set(cid_for_locale(locale))
+    acquired: dict[str, cjk.Embedded] = {}
+    try:
+        regions: set[str] = set()
+        chars: set[str] = set()
+        for text in texts:
+            if not text.isascii():
+                for font, piece in _split(text):
+                    if font == "cid":
+                        regions.add(_cid_for(piece))
+                        chars.update(piece)
+        chars.update(_JOINERS)  # a run may join what the texts hold apart: "김민준 · 東京"
+        for cid in sorted(regions):
+            embedded = cjk.acquire(_REGION[cid], "".join(chars))
+            if embedded is not None:
+                acquired[cid] = embedded
+        inner = _embedded.set(acquired)
+        try:
+            yield
+        finally:
+            _embedded.reset(inner)
+    finally:
+        for embedded in acquired.values():
+            cjk.release(embedded)
+        _cid_default.reset(token)
+
+
 def _is_cjk(cp: int) -> bool:
     return (
         0x2E80 <= cp <= 0x9FFF or 0xAC00 <= cp <= 0xD7AF or 0x1100 <= cp <= 0x11FF
@@ -145,7 +187,8 @@ def _stand_in(ch: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """A stretch of text set in one ``font`` (a registered family or CID font name)."""
+    """A stretch of text set in one ``font`` (a registered family: vendored, an embedded CJK
+    font of the document, or a CID font name)."""
 
     font: str
     text: str
@@ -163,6 +206,11 @@ def runs(text: str) -> list[Run]:
     """Split ``text`` into runs by font. Spaces, digits and punctuation every font has stay in
     the run around them; characters nothing can draw become a visible stand-in (in Noto Sans).
     """
+    return _trim_neutral_tails([_finish(font, chars) for font, chars in _split(text)])
+
+
+def _split(text: str) -> list[tuple[str, str]]:
+    """``text`` as ``(family or "cid", characters)`` pieces (see :func:`runs`)."""
     ensure_fonts()
     out: list[tuple[str, list[str]]] = []
     for ch in text:
@@ -180,12 +228,15 @@ def runs(text: str) -> list[Run]:
             out[-1][1].append(ch)
         else:
             out.append((font, [ch]))
-    merged = [_finish(font, "".join(chars)) for font, chars in out]
-    return _trim_neutral_tails(merged)
+    return [(font, "".join(chars)) for font, chars in out]
 
 
 def _finish(font: str, text: str) -> Run:
-    return Run(_cid_for(text) if font == "cid" else font, text)
+    if font != "cid":
+        return Run(font, text)
+    cid = _cid_for(text)
+    embedded = _embedded.get().get(cid)
+    return Run(embedded.name if embedded is not None and embedded.covers(text) else cid, text)
 
 
 def _trim_neutral_tails(items: list[Run]) -> list[Run]:
@@ -223,16 +274,44 @@ def markup(text: str) -> str:
 
 
 def plain_text(text: str) -> list[tuple[str, str]]:
-    """``text`` as ``(font, visual text)`` pieces for drawing on a canvas (chart labels,
-    page footers); bold is not applied here."""
+    """``text`` as ``(font, visual text)`` pieces, unshaped (for measuring)."""
     if text.isascii():
         return [(BODY, text)]
     return [(run.font, _visual(run)) for run in runs(text)]
 
 
+def drawn(text: str, size: float, *, bold: bool = False) -> list[tuple[str, str, float]]:
+    """``text`` as ``(font, string, width in points)`` pieces to draw one after another on a
+    canvas (chart labels, page footers): runs that need it shaped by HarfBuzz (a whole
+    right-to-left run in visual order) and mapped for text extraction like Paragraph text."""
+    out = []
+    for run in [Run(BODY, text)] if text.isascii() else runs(text):
+        font = f"{run.font}-Bold" if bold and run.font not in _CIDS else run.font
+        if run.shaped:
+            shaped, width = unicode_map.shape(run.text, font, size)
+            out.append((font, shaped, width))
+        else:
+            out.append((font, run.text, pdfmetrics.stringWidth(run.text, font, size)))
+    return out
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """The width in points of ``text`` set run by run, each in its own font (advances before
+    shaping: near enough to size columns, in any script)."""
+    if text.isascii():
+        return pdfmetrics.stringWidth(text, BOLD if bold else BODY, size)
+    total = 0.0
+    for run in runs(text):
+        font = f"{run.font}-Bold" if bold and run.font not in _CIDS else run.font
+        total += pdfmetrics.stringWidth(run.text, font, size)
+    return total
+
+
 def font_for(text: str, bold: bool = False) -> str:
     """The one font to draw ``text`` in when it cannot be split (the first run's)."""
     font = plain_text(text)[0][0] if text else BODY
+    if font.startswith("TonkCJK-") and not all(e.covers(text) for e in _embedded.get().values() if e.name == font):
+        font = _cid_for(text)  # the embedded font has only the document's characters
     if bold and font not in _CIDS:
         return f"{font}-Bold"
     return font

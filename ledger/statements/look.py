@@ -7,6 +7,7 @@ that has its glyphs; paragraphs holding a script that needs shaping get a shaped
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -21,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from ledger.money import format_minor
-from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, markup, plain_text, runs
+from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs, text_width
 
 INK = colors.HexColor("#1F2933")
 MUTED = colors.HexColor("#6B7280")
@@ -82,12 +83,16 @@ def styles(table_size: float) -> Styles:
 
 
 _shaped_styles: dict[int, ParagraphStyle] = {}
+_RUN = re.compile(r'(<font name="[^"]+">)([^<]*)(</font>)')
 
 
 def para(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
     """A Paragraph of ready markup (from :func:`~ledger.statements.fonts.markup`); shaped by
     HarfBuzz when it holds a run in a script that needs it (Indic, Thai, Lao, Hebrew,
-    Arabic). Long words break rather than overflow."""
+    Arabic). Long words break rather than overflow. In a bold style, runs in other fonts are
+    bold too."""
+    if style.fontName == BOLD and '<font name="' in text_markup:
+        text_markup = _RUN.sub(r"\1<b>\2</b>\3", text_markup)  # a <font name> run is regular unless <b> is inside
     if SHAPED_MARK in text_markup:
         shaped = _shaped_styles.get(id(style))
         if shaped is None:
@@ -113,6 +118,20 @@ def plain_fits(value: str, font: str, size: float, width: float) -> bool:
 def short(name: str, limit: int = NAME_LIMIT) -> str:
     """A name clipped with an ellipsis for narrow places (headers show it in full)."""
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
+
+
+def fit_words(value: str, width: float, size: float, *, bold: bool = True) -> str:
+    """``value`` with each word wider than ``width`` points (at ``size``) clipped with an
+    ellipsis to fit, so a column heading breaks between words and never inside one."""
+    words = []
+    for word in value.split(" "):
+        if word and text_width(word, size, bold=bold) > width:
+            keep = len(word) - 1
+            while keep > 1 and text_width(word[:keep] + "\u2026", size, bold=bold) > width:
+                keep -= 1
+            word = word[:keep] + "\u2026"
+        words.append(word)
+    return " ".join(words)
 
 
 def plural(n: int, word: str) -> str:
@@ -188,13 +207,12 @@ def day_of(moment: datetime, zone_name: str = "UTC") -> str:
 
 def draw_text(canvas, x: float, y: float, value: str, size: float, *, right: bool = False) -> None:  # type: ignore[no-untyped-def]
     """Draw ``value`` on a canvas run by run (any script), left- or right-aligned at ``x``."""
-    pieces = plain_text(value)
-    width = sum(stringWidth(t, f, size) for f, t in pieces)
-    x = x - width if right else x
-    for font, piece in pieces:
+    pieces = drawn(value, size)
+    x = x - sum(width for _, _, width in pieces) if right else x
+    for font, piece, width in pieces:
         canvas.setFont(font, size)
         canvas.drawString(x, y, piece)
-        x += stringWidth(piece, font, size)
+        x += width
 
 
 def footer(title: str) -> Callable[[object, object], None]:

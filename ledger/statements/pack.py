@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 
 from reportlab.platypus import NextPageTemplate, PageBreak
 
 from ledger.report import SessionReport, plan_lines, player_statement, running_minor
 from ledger.statements import fonts
-from ledger.statements.look import Bookmark, build, day_of, when
+from ledger.statements.look import Bookmark, Money, build, day_of, when
 from ledger.statements.player import PAGE, statement_story
 from ledger.statements.summary import page_size, summary_story
 from ledger.statements.validate import check
@@ -29,6 +30,18 @@ def _prepare(report: SessionReport, locale: str) -> list:  # type: ignore[type-a
     return counted
 
 
+def _texts(report: SessionReport, locale: str) -> Iterator[str]:
+    """Everything of the report's own a document may print (names, outcomes, the date and
+    amounts in ``locale``), for :func:`ledger.statements.fonts.document`."""
+    yield from (report.name, report.preset, *report.players, *report.rules_lines)
+    for hand in report.hands:
+        yield hand.dealer
+        yield hand.outcome_text
+    yield when(report.created_at, locale, report.timezone)
+    money = Money(report.currency, locale)
+    yield from (money.signed(-123456789), money.signed(123456789), money(0))
+
+
 def render_session_summary(report: SessionReport, *, locale: str = "en_US") -> bytes:
     """The session summary PDF of ``report``.
 
@@ -39,13 +52,10 @@ def render_session_summary(report: SessionReport, *, locale: str = "en_US") -> b
     and ``babel.UnknownLocaleError`` for an unknown locale, before any layout work.
     """
     counted = _prepare(report, locale)
-    token = fonts.use_locale(locale)
-    try:
+    with fonts.document(locale, _texts(report, locale)):
         story = summary_story(report, counted, locale)
         return build(story, {"summary": page_size(report)}, title=report.name,
                      subject=f"Tonk session summary: {report.name}", locale=locale)
-    finally:
-        token.var.reset(token)
 
 
 def render_player_statement(report: SessionReport, seat: int, *, locale: str = "en_US") -> bytes:
@@ -56,13 +66,10 @@ def render_player_statement(report: SessionReport, seat: int, *, locale: str = "
     """
     _prepare(report, locale)
     statement = player_statement(report, seat)
-    token = fonts.use_locale(locale)
-    try:
+    with fonts.document(locale, _texts(report, locale)):
         story = statement_story(report, statement, locale)
         return build(story, {"statement": PAGE}, title=f"{statement.player} \u00b7 {report.name}",
                      subject=f"Tonk player statement: {statement.player}", locale=locale)
-    finally:
-        token.var.reset(token)
 
 
 def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
@@ -72,8 +79,7 @@ def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
     counted = _prepare(report, locale)
     plan = plan_lines(report)
     series = running_minor(report)
-    token = fonts.use_locale(locale)
-    try:
+    with fonts.document(locale, _texts(report, locale)):
         story = [Bookmark("summary", "Summary"), *summary_story(report, counted, locale)]
         for seat in range(1, len(report.players) + 1):
             statement = player_statement(report, seat, plan)
@@ -81,8 +87,6 @@ def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
             story += statement_story(report, statement, locale, series=series)
         return build(story, {"summary": page_size(report), "statement": PAGE}, title=report.name,
                      subject=f"Tonk night pack: {report.name}", locale=locale)
-    finally:
-        token.var.reset(token)
 
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')

@@ -16,7 +16,7 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 
 from ledger.report import PlayerStatement, SessionReport, running_minor
 from ledger.statements.chart import player_chart
-from ledger.statements.fonts import BODY, BOLD, markup, runs
+from ledger.statements.fonts import BODY, BOLD, markup, runs, text_width
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Bookmark, Money,
     frame_width, hex_of, para, plain_fits, plural, styles, text, when,
@@ -127,7 +127,7 @@ def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:
     size = TABLE_SIZE
     figures = [money(h.amount_minor) for h in statement.hands] + [money(h.balance_minor) for h in statement.hands]
     plain = _plain_ok(figures[:50] + figures[-50:])
-    fig_w = max([stringWidth(f, BOLD, size) for f in figures] + [stringWidth(w, BOLD, size) for w in ("received", "balance")]) + 12
+    fig_w = max([text_width(f, size, bold=True) for f in set(figures)] + [stringWidth(w, BOLD, size) for w in ("received", "balance")]) + 12
     num_w = stringWidth(str(max((h.number for h in statement.hands), default=0)), BOLD, size) + 12
     col_widths = [num_w, width - num_w - 2 * fig_w, fig_w, fig_w]
     rows: list[list[object]] = [[para(heads[0], st.head_right), para(heads[1], st.head),

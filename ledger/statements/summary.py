@@ -24,10 +24,10 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 from ledger.report import HandLine, SessionReport, plan_lines, running_minor
 from ledger.rules import PRESETS
 from ledger.statements.chart import table_chart
-from ledger.statements.fonts import BODY, BOLD, markup
+from ledger.statements.fonts import BODY, BOLD, markup, text_width
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
-    frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
+    fit_words, frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
 )
 from ledger.statements.words import seat_name, stake_text, why_sentence
 
@@ -150,7 +150,7 @@ def _results(
             ]
         )
     amount_w = max(
-        [stringWidth(money(report.net_minor[p]), BOLD, 9.5) for p in report.players]
+        [text_width(money(report.net_minor[p]), 9.5, bold=True) for p in report.players]
         + [stringWidth("Final net", BOLD, 9.5)]
     )
     net_w = min(amount_w + 14, net_col * 0.6)
@@ -274,16 +274,18 @@ def _hand_table(
     bold = ParagraphStyle("tot", st.cell_right, fontName=BOLD)
 
     def natural(texts: Sequence[str], font: str) -> tuple[float, float]:
-        words = [w for t in texts for w in t.split()] or [""]
+        unique = set(texts) or {""}
+        words = {w for t in unique for w in t.split()} or {""}
+        bold = font == BOLD
         return (
-            max(stringWidth(w, font, size) for w in words) + pad,
-            max(stringWidth(t, font, size) for t in texts) + pad,
+            max(text_width(w, size, bold=bold) for w in words) + pad,
+            max(text_width(t, size, bold=bold) for t in unique) + pad,
         )
 
     def text_column(header_text: str, texts: list[str]) -> tuple[float, float, float]:
         low, high = natural([header_text], BOLD)
         word, full = natural(texts or [""], BODY)
-        return (12 * mm, max(low, word), max(high, full))
+        return (max(12 * mm, low), max(low, word), max(high, full))  # a heading's words stay whole
 
     num_w = stringWidth(str(max(h.number for h in report.hands)), BOLD, size) + pad + 2
     num_w = max(num_w, stringWidth("#", BOLD, size) + pad)
@@ -298,7 +300,7 @@ def _hand_table(
         figures = [money(h.amounts_minor.get(p, 0)) for h in report.hands] + [
             money(report.net_minor[p])
         ]
-        figure_w = max(stringWidth(f, BOLD, size) for f in figures) + pad
+        figure_w = max(text_width(f, size, bold=True) for f in set(figures)) + pad
         word, _ = natural([short(p)], BOLD)
         name_w = max(figure_w, min(word, 22 * mm))
         columns.append((figure_w, name_w, max(name_w, figure_w + pad)))
@@ -324,7 +326,7 @@ def _hand_table(
         para("Dealer", st.head),
         para("Outcome", st.head),
         para("Winner(s)", st.head),
-    ] + [text(short(p), st.head_right) for p in players]
+    ] + [text(fit_words(short(p), w - 8, size), st.head_right) for p, w in zip(players, col_widths[4:])]
     rows: list[list[object]] = [header]
     commands: list[tuple] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
