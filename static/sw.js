@@ -1,15 +1,17 @@
 /* Tonk Ledger service worker (served as /sw.js, scope /): the app shell works without a
    connection.
    - /static/ files: from the cache first, fetched and kept on a miss.
-   - The table screen (/s/<id>) and the first entry page of each outcome (/s/<id>/record?kind=…):
-     from the network; without a connection (or with the server unreachable:
-     502, 503, 504), the copy kept last, which the page marks as the last known state.
+   - The table screen (/s/<id>) and every step of entering a hand (/s/<id>/record…): from the
+     network; without a connection (or with the server unreachable: 502, 503, 504), the copy
+     kept last, which the page marks as the last known state. Any step of an outcome
+     (?kind=…&step=…&…) falls back to that outcome's whole entry on one page
+     (?kind=…&whole=1), which offline-queue.js fills in from the step's address.
    - Everything else, and every POST, goes to the network untouched: saving a hand offline is
      done by static/offline-queue.js, which keeps it in IndexedDB until it can be sent. */
 "use strict";
 
-var PAGES = "tonk-pages-v1";
-var STATIC = "tonk-static-v1";
+var PAGES = "tonk-pages-v2";
+var STATIC = "tonk-static-v2";
 var KEEP = [PAGES, STATIC];
 
 var OFFLINE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
@@ -28,15 +30,13 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-/* The cache key of a page worth keeping, or null. */
+/* The cache key of the kept copy that stands in for a page, or null. */
 function pageKey(url) {
   if (/^\/s\/[\w-]+$/.test(url.pathname)) return url.origin + url.pathname;
+  if (!/^\/s\/[\w-]+\/record$/.test(url.pathname)) return null;
   var kind = url.searchParams.get("kind");
-  if (/^\/s\/[\w-]+\/record$/.test(url.pathname) && kind && /^\w+$/.test(kind) &&
-      Array.from(url.searchParams.keys()).length === 1) {
-    return url.origin + url.pathname + "?kind=" + kind;
-  }
-  return null;
+  if (kind && /^\w+$/.test(kind)) return url.origin + url.pathname + "?kind=" + kind + "&whole=1";
+  return url.searchParams.has("step") ? null : url.origin + url.pathname; // the outcome chooser
 }
 
 function unreachable(response) {
