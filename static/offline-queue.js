@@ -115,6 +115,8 @@
   function fillFromAddress(form) {
     var query = new URLSearchParams(location.search);
     var names = {};
+    // from the outcome chooser only the outcome was chosen; its other fields are the kept copy's
+    if (query.get("step") === "outcome") return false;
     query.forEach(function (value, name) {
       if (name !== "kind" && name !== "whole" && name !== "step" && name !== "go") names[name] = query.getAll(name);
     });
