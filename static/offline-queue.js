@@ -277,7 +277,9 @@
     var main = document.getElementById("main");
     if (!main) return Promise.resolve();
     var note = document.querySelector("[data-offline-note]");
-    if (note) note.hidden = navigator.onLine;
+    // a copy kept on the phone (served because the server did not answer) is marked as such
+    var copy = document.documentElement.hasAttribute("data-kept-copy");
+    if (note) note.hidden = navigator.onLine && !copy;
     return allItems().then(function (items) {
       var session = sessionOf();
       var shown = session ? items.filter(function (item) { return item.session === session; }) : items;

@@ -52,10 +52,25 @@ function fromNetwork(request) {
   });
 }
 
+function pause(ms) {
+  return new Promise(function (resolve) { setTimeout(resolve, ms); });
+}
+
+/* While the phone has a connection, a failed fetch (a busy server dropping a kept-alive
+   socket, a moment's 503) is tried again, twice, after a short pause, before the phone falls
+   back to the copy: the live page carries the message of what was just saved and the hand
+   itself, which the copy does not. Without a connection the copy comes at once. */
+var RETRY_PAUSES = [250, 1000];
+
+function fromNetworkRetrying(request, attempt) {
+  return fromNetwork(request).catch(function (error) {
+    if (attempt >= RETRY_PAUSES.length || self.navigator.onLine === false) throw error;
+    return pause(RETRY_PAUSES[attempt]).then(function () { return fromNetworkRetrying(request, attempt + 1); });
+  });
+}
+
 function fromNetworkOrCopy(request, key) {
-  // one dropped connection (a busy server closing a kept-alive socket) is tried again before
-  // the phone falls back to the copy: the live page carries the message of what was just saved
-  return fromNetwork(request).catch(function () { return fromNetwork(request); }).catch(function () {
+  return fromNetworkRetrying(request, 0).catch(function () {
     return caches.open(PAGES).then(function (cache) { return key ? cache.match(key) : undefined; })
       .then(function (kept) {
         return kept || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });

@@ -218,3 +218,27 @@ def test_a_deal_tonk_entered_offline_step_by_step_is_recorded_once(
         (2, {"kind": "deal_tonk", "claimants": ["Dee"]}, "Dee", {"Dee": {"cards": ["10S", "JS", "QS", "KS", "10C"]}}),
     ]
     assert page.request.get(f"{base}/api/v1/sessions/{session_id}", headers=auth).json()["hand_count"] == 2
+
+
+def test_the_table_kept_on_the_phone_is_marked_when_the_server_does_not_answer(
+    phone: Any, wifi_server: tuple[str, Wifi], night_data: dict[str, Any]
+) -> None:
+    """The phone still has its Wi-Fi but the server does not answer (503): after trying again,
+    the service worker shows the kept table, marked as the last known state."""
+    base, wifi = wifi_server
+    page = phone
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.goto(f"{base}/s/{session_id}")
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1' && !!navigator.serviceWorker.controller")
+    assert page.locator("[data-offline-note]").is_hidden()
+    wifi.up = False
+    page.reload()
+    assert page.locator("html").get_attribute("data-kept-copy") == ""
+    assert page.evaluate("navigator.onLine") is True
+    page.locator("[data-offline-note]").wait_for()
+    assert page.locator("[data-offline-note]").inner_text().startswith("You are offline: this is the table as this phone last saw it")
+    wifi.up = True
+    page.reload()
+    assert page.locator("html").get_attribute("data-kept-copy") is None
+    assert page.locator("[data-offline-note]").is_hidden()
