@@ -53,6 +53,8 @@ def test_a_tonk_outs_losers_cards_are_checked_kept_and_shown(
     assert error.inner_text() == "The 3♥ appears in Marcus's hand and in Rosa's hand; a deck has only one."
     assert page.locator("#error-summary").inner_text().startswith("Please check Rosa’s hand")
     assert page.locator("#other-hands").evaluate("d => d.open") is True
+    # both grids with cards stay open (opening one by hand closes the others; the page does not)
+    assert [page.locator(f"#cards-{s}").evaluate("d => d.open") for s in (1, 2, 3)] == [True, True, False]
     # everything typed is kept
     assert page.locator("input[name=who]:checked").get_attribute("value") == "0"
     assert page.locator("#typed-2").input_value() == "9S 3H"
