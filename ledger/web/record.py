@@ -3,6 +3,8 @@
 One URL; every POST carries the whole form state (see :mod:`ledger.web.entry_form`) plus the
 ``step`` it came from and the button pressed (``go`` = next / back / edit / save). Payouts
 always come from the engine: ``preview_hand`` for "Check payouts", ``record_hand`` for "Save".
+``?kind=…&whole=1`` opens the ``whole`` step: every step of that outcome on one page, which
+goes straight to the payouts (the copy a phone keeps to enter a hand offline, static/sw.js).
 
 The same steps serve the host's correction of a stored hand (:mod:`ledger.web.amend`): a
 :class:`Flow` says where the form posts, what "Save" does and where "Cancel" goes.
