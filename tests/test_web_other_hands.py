@@ -137,3 +137,24 @@ def test_the_whole_entry_on_one_page_goes_straight_to_the_payouts(client: Any, n
     assert hand["outcome"] == {"kind": "deal_tonk", "claimants": ["Rosa"]}
     assert hand["hands"] == {"Rosa": {"cards": ["JC", "KC", "10H", "KD", "KH"]}}
     assert hand["net"] == {"Dee": -50, "Marcus": -50, "Rosa": 150, "Tomás": -50}
+
+
+def test_the_api_takes_the_losers_cards_as_it_always_has(client: Any, open_night: dict[str, Any]) -> None:
+    """The JSON contract is unchanged: ``hands`` may hold the losers of a tonk out (§8.1), the
+    engine checks them, refusals are 422 with the §9.1 code and the field, the payout ignores them."""
+    url = f"/api/v1/sessions/{open_night['id']}/hands"
+    outcome = {"kind": "tonk_out", "winner": "Rosa"}
+    refused = client.post(url, headers=open_night["headers"], json={
+        "outcome": outcome, "hands": {"Rosa": {"cards": []}, "Dee": {"cards": ["KH", "KH"]}}})
+    assert refused.status_code == 422
+    assert refused.get_json() == {"error": "duplicate_card", "message": "Dee's hand lists the K♥ twice; a deck has only one.",
+                                  "field": "hands.Dee.cards[1]"}
+    refused = client.post(url, headers=open_night["headers"], json={
+        "outcome": outcome, "hands": {"Dee": {"cards": ["KH", "2C"], "total": 11}}})
+    assert refused.status_code == 422 and refused.get_json()["error"] == "total_mismatch"
+    recorded = client.post(url, headers=open_night["headers"], json={
+        "outcome": outcome, "hands": {"Dee": {"cards": ["KH", "2C"], "total": 12}}})
+    assert recorded.status_code == 201
+    assert recorded.get_json()["net"] == {"Dee": -50, "Marcus": -50, "Rosa": 150, "Tomás": -50}
+    (hand,) = client.get(url, headers=open_night["headers"]).get_json()["hands"]
+    assert hand["hands"] == {"Dee": {"cards": ["KH", "2C"], "total": 12}}
