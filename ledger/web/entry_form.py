@@ -275,9 +275,7 @@ class HandForm(EntrySubmission, EntryErrors):
     def possible_seats(self) -> list[int]:
         """Seats with a hand on the ``whole`` page: every seat that could be needed once the
         who-fields are filled in (any claimant, any responder), or optional."""
-        if self.kind in ("deal_tonk", "double_double", "knock", "dry_stock") or self.kind in WENT_OUT:
-            return list(range(len(self.players)))
-        return []
+        return list(range(len(self.players))) if self.kind else []
 
     def hands_step(self) -> str:
         """The step whose page shows the hands: ``hands``, or ``who`` for the optional hands."""

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.money import parse_amount
 from ledger.night import Submission
+from ledger.web.entry_errors import FINAL
 
 if TYPE_CHECKING:
     from ledger.web.entry_form import HandForm
 
-FINAL = "final"
 SPLIT_TYPED = re.compile(r"[\s,;]+")
 WHOLE = re.compile(r"[0-9]{1,4}")
 
