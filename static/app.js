@@ -102,6 +102,30 @@
     // (disabled) in the other players' grids.
     var entries = Array.prototype.slice.call(document.querySelectorAll(".hand-entry[data-seat]"));
     if (!entries.length) return;
+    var recordForm = document.getElementById("record-form");
+
+    // A hand marked data-needs shows, and is sent, only while the who-fields make it part of
+    // the entry: a deal tonk's claimants, a double-double's responder, everyone but the
+    // player who went out. A hidden hand keeps its taps for when it is needed again.
+    function needed(entry) {
+      var seat = entry.getAttribute("data-seat");
+      var needs = entry.getAttribute("data-needs");
+      if (!needs || !recordForm) return true;
+      if (needs === "claimant") {
+        var claim = recordForm.querySelector('input[name=claimant][value="' + seat + '"]');
+        return !!(claim && claim.checked);
+      }
+      var chosen = recordForm.querySelector("input[name=" + (needs === "responder" ? "responder" : "who") + "]:checked");
+      if (needs === "responder") return !!chosen && chosen.value === seat;
+      return !chosen || chosen.value !== seat; // "loser"
+    }
+    function follow() {
+      entries.forEach(function (entry) {
+        var on = needed(entry);
+        entry.hidden = !on;
+        entry.disabled = !on; // a disabled fieldset's inputs are not sent
+      });
+    }
 
     function pretty(input) {
       var label = input.nextElementSibling;
@@ -111,6 +135,7 @@
     function refresh() {
       var holders = {};
       entries.forEach(function (entry) {
+        if (entry.disabled) return;
         entry.querySelectorAll(".chip-input:checked").forEach(function (input) {
           if (input.value !== "JK") holders[input.value] = entry;
         });
@@ -156,6 +181,15 @@
         if (event.target.classList.contains("chip-input")) refresh();
       });
     });
+    if (recordForm) {
+      recordForm.addEventListener("change", function (event) {
+        if (/^(claimant|responder|who)$/.test(event.target.name)) {
+          follow();
+          refresh();
+        }
+      });
+    }
+    follow();
     refresh();
   });
 })();

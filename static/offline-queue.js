@@ -1,7 +1,9 @@
 /* Tonk Ledger offline-first: hands saved without a connection wait on this phone.
 
    - Registers the service worker (static/sw.js, served as /sw.js) and, on the table screen,
-     keeps a copy of the table and of each outcome's entry page, so they open offline.
+     keeps a copy of the table, of the outcome chooser and of each outcome's whole entry on one
+     page (?whole=1), so every step of entering a hand opens offline; a step opened offline is
+     filled in from its address (what the earlier steps carried).
    - On a record page without a connection, "Check payouts" (or "Save hand") keeps the hand in
      IndexedDB with a fresh idempotency key and the next hand number, and goes back to the table.
    - A badge says "2 waiting to send". When the connection returns, the hands are sent in order
@@ -14,7 +16,8 @@
 
   var DB_NAME = "tonk-ledger";
   var STORE = "queue";
-  var PAGES = "tonk-pages-v1";
+  var PAGES = "tonk-pages-v2"; // the names static/sw.js uses (a new name drops the old copies)
+  var STATIC = "tonk-static-v2";
   var RETRY_MS = 10000;
   var script = document.currentScript;
   var sending = false;
@@ -105,14 +108,56 @@
     });
   }
 
+  /* The whole entry on one page (data-step="whole") is what the service worker shows for any
+     step of an outcome when the connection is gone: what the earlier steps carried in the
+     address (claimants, dealer, totals, cards...) is put back into its inputs. Returns whether
+     the address named the dealer. */
+  function fillFromAddress(form) {
+    var query = new URLSearchParams(location.search);
+    var names = {};
+    // from the outcome chooser only the outcome was chosen; its other fields are the kept copy's
+    if (query.get("step") === "outcome") return false;
+    query.forEach(function (value, name) {
+      if (name !== "kind" && name !== "whole" && name !== "step" && name !== "go") names[name] = query.getAll(name);
+    });
+    Array.prototype.forEach.call(form.elements, function (input) {
+      var values = names[input.name];
+      if (!values || !input.name) return;
+      var before = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
+      if (input.type === "checkbox" || input.type === "radio") {
+        input.checked = values.indexOf(input.value) >= 0;
+      } else if (input.tagName === "SELECT") {
+        var options = Array.prototype.map.call(input.options, function (option) { return option.value; });
+        var match = values.filter(function (value) { return options.indexOf(value) >= 0; })[0];
+        if (match !== undefined) input.value = match;
+      } else if (input.type !== "submit") {
+        input.value = values[0];
+      }
+      var after = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
+      if (after !== before) input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    // the hidden ones too (key, number): the page's own were made when the copy was kept
+    Object.keys(names).forEach(function (name) {
+      if (!form.querySelector('[name="' + name + '"]')) {
+        names[name].forEach(function (value) {
+          var extra = document.createElement("input");
+          extra.type = "hidden"; extra.name = name; extra.value = value;
+          form.appendChild(extra);
+        });
+      }
+    });
+    return "dealer" in names;
+  }
+
   function watchRecordPage() {
     var form = document.getElementById("record-form");
     var saveForm = document.querySelector("form[data-offline-save]");
     if (!form || !saveForm) return;
     var session = saveForm.getAttribute("data-session");
+    var dealerGiven = form.getAttribute("data-step") === "whole" && fillFromAddress(form);
     // Opened offline after other hands were kept: the dealer moves on from the last one kept.
     var dealer = document.getElementById("dealer");
-    if (dealer && !navigator.onLine) {
+    if (dealer && !dealerGiven && !navigator.onLine) {
       allItems().then(function (items) {
         var mine = items.filter(function (item) { return item.session === session; });
         if (!mine.length) return;
@@ -232,7 +277,9 @@
     var main = document.getElementById("main");
     if (!main) return Promise.resolve();
     var note = document.querySelector("[data-offline-note]");
-    if (note) note.hidden = navigator.onLine;
+    // a copy kept on the phone (served because the server did not answer) is marked as such
+    var copy = document.documentElement.hasAttribute("data-kept-copy");
+    if (note) note.hidden = navigator.onLine && !copy;
     return allItems().then(function (items) {
       var session = sessionOf();
       var shown = session ? items.filter(function (item) { return item.session === session; }) : items;
@@ -315,9 +362,10 @@
     var outcomes = document.querySelector("form[data-offline-outcomes]");
     if (!outcomes || !window.caches) return Promise.resolve();
     var base = outcomes.getAttribute("action");
-    var urls = [location.pathname];
+    var urls = [location.pathname, base];
+    // each outcome's whole entry on one page: every step of it works offline (see sw.js)
     outcomes.querySelectorAll("button[name=kind]").forEach(function (button) {
-      urls.push(base + "?kind=" + encodeURIComponent(button.value));
+      urls.push(base + "?kind=" + encodeURIComponent(button.value) + "&whole=1");
     });
     var assets = [];
     document.querySelectorAll("link[rel=stylesheet][href], script[src], link[rel=manifest][href]").forEach(function (node) {
@@ -333,7 +381,7 @@
         }).catch(function () {});
       }));
     }).then(function () {
-      return caches.open("tonk-static-v1").then(function (cache) {
+      return caches.open(STATIC).then(function (cache) {
         return Promise.all(assets.map(function (url) { return cache.add(url).catch(function () {}); }));
       });
     });

@@ -33,10 +33,12 @@
     function only(details) {
       grids.forEach(function (other) { if (other !== details) other.open = false; });
     }
+    // Only a grid the player opens closes the others: grids the page opened itself (cards
+    // entered, a refusal beside them) stay open, so no message is hidden. (A "toggle" event
+    // would also fire, at a moment that varies, for the grids open when the page loads.)
     grids.forEach(function (details) {
       var summary = details.querySelector("summary.cards-toggle");
       if (summary) summary.addEventListener("click", function () { if (!details.open) only(details); });
-      details.addEventListener("toggle", function () { if (details.open) only(details); });
     });
   });
 })();

@@ -1,15 +1,17 @@
 /* Tonk Ledger service worker (served as /sw.js, scope /): the app shell works without a
    connection.
    - /static/ files: from the cache first, fetched and kept on a miss.
-   - The table screen (/s/<id>) and the first entry page of each outcome (/s/<id>/record?kind=…):
-     from the network; without a connection (or with the server unreachable:
-     502, 503, 504), the copy kept last, which the page marks as the last known state.
+   - The table screen (/s/<id>) and every step of entering a hand (/s/<id>/record…): from the
+     network; without a connection (or with the server unreachable: 502, 503, 504), the copy
+     kept last, which the page marks as the last known state. Any step of an outcome
+     (?kind=…&step=…&…) falls back to that outcome's whole entry on one page
+     (?kind=…&whole=1), which offline-queue.js fills in from the step's address.
    - Everything else, and every POST, goes to the network untouched: saving a hand offline is
      done by static/offline-queue.js, which keeps it in IndexedDB until it can be sent. */
 "use strict";
 
-var PAGES = "tonk-pages-v1";
-var STATIC = "tonk-static-v1";
+var PAGES = "tonk-pages-v2";
+var STATIC = "tonk-static-v2";
 var KEEP = [PAGES, STATIC];
 
 var OFFLINE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
@@ -28,15 +30,13 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-/* The cache key of a page worth keeping, or null. */
+/* The cache key of the kept copy that stands in for a page, or null. */
 function pageKey(url) {
   if (/^\/s\/[\w-]+$/.test(url.pathname)) return url.origin + url.pathname;
+  if (!/^\/s\/[\w-]+\/record$/.test(url.pathname)) return null;
   var kind = url.searchParams.get("kind");
-  if (/^\/s\/[\w-]+\/record$/.test(url.pathname) && kind && /^\w+$/.test(kind) &&
-      Array.from(url.searchParams.keys()).length === 1) {
-    return url.origin + url.pathname + "?kind=" + kind;
-  }
-  return null;
+  if (kind && /^\w+$/.test(kind)) return url.origin + url.pathname + "?kind=" + kind + "&whole=1";
+  return url.searchParams.has("step") ? null : url.origin + url.pathname; // the outcome chooser
 }
 
 function unreachable(response) {
@@ -52,10 +52,25 @@ function fromNetwork(request) {
   });
 }
 
+function pause(ms) {
+  return new Promise(function (resolve) { setTimeout(resolve, ms); });
+}
+
+/* While the phone has a connection, a failed fetch (a busy server dropping a kept-alive
+   socket, a moment's 503) is tried again, twice, after a short pause, before the phone falls
+   back to the copy: the live page carries the message of what was just saved and the hand
+   itself, which the copy does not. Without a connection the copy comes at once. */
+var RETRY_PAUSES = [250, 1000];
+
+function fromNetworkRetrying(request, attempt) {
+  return fromNetwork(request).catch(function (error) {
+    if (attempt >= RETRY_PAUSES.length || self.navigator.onLine === false) throw error;
+    return pause(RETRY_PAUSES[attempt]).then(function () { return fromNetworkRetrying(request, attempt + 1); });
+  });
+}
+
 function fromNetworkOrCopy(request, key) {
-  // one dropped connection (a busy server closing a kept-alive socket) is tried again before
-  // the phone falls back to the copy: the live page carries the message of what was just saved
-  return fromNetwork(request).catch(function () { return fromNetwork(request); }).catch(function () {
+  return fromNetworkRetrying(request, 0).catch(function () {
     return caches.open(PAGES).then(function (cache) { return key ? cache.match(key) : undefined; })
       .then(function (kept) {
         return kept || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });

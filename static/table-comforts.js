@@ -5,11 +5,12 @@
   "use strict";
   var body = document.body;
   // After a correction the page opens at the corrected hand (#hand-4): its message goes there
-  // too, instead of staying at the top, out of sight.
+  // too (first thing in that hand's row), instead of staying at the top, out of sight; the
+  // page's scroll-padding keeps it below the sticky bar.
   var flashes = document.querySelector(".flashes");
   var target = location.hash && document.getElementById(location.hash.slice(1));
-  if (flashes && target && target.parentNode) {
-    target.parentNode.insertBefore(flashes, target);
+  if (flashes && target) {
+    target.insertBefore(flashes, target.firstChild);
     flashes.scrollIntoView({ block: "start" });
   }
   if (!body || body.getAttribute("data-night-status") !== "open") return;

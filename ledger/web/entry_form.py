@@ -14,20 +14,27 @@ enable is asked: the double-double outcome, jokers (declared as a card in ``decl
 the final turn of a tonk out, an in-turn 49, the knocker's lock, the side pot.
 
 :meth:`HandForm.from_entry` fills the form from a stored hand, for a correction (amend).
+
+A tonk out or an out by discard asks for no hand, but the losers' cards may be entered on its
+``who`` page (collapsed, optional); the engine then checks them. The ``whole`` step is every
+step of an outcome on one page: the copy a phone keeps to enter a hand offline.
+
+Building the §8.1 submission is :mod:`ledger.web.entry_submission`; placing the engine's
+errors beside their inputs is :mod:`ledger.web.entry_errors`.
 """
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from werkzeug.datastructures import MultiDict
 
-from ledger.money import format_plain, parse_amount
-from ledger.night import Submission
-from ledger.rules import Card, HandError, InvalidCard, RuleSet
+from ledger.money import format_plain
+from ledger.rules import Card, InvalidCard, RuleSet
 from ledger.rules.describe import OUTCOME_TITLES
+from ledger.web.entry_errors import FINAL, EntryErrors
+from ledger.web.entry_submission import EntrySubmission
 
 OUTCOMES: tuple[str, ...] = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock")
 OPTIONAL_OUTCOMES: tuple[str, ...] = ("double_double",)
@@ -53,11 +60,8 @@ STEP_BUTTONS = {
     "preview": "Check payouts",
 }
 CARD_TEXT = 12
-SPLIT_TYPED = re.compile(r"[\s,;]+")
-WHOLE = re.compile(r"[0-9]{1,4}")
-WHO_STEP_KEYS = frozenset({"who", "responder", "lock_turns", "final_turn", "before_drop"})
-HAND_PREFIXES = ("hand", "total", "cards", "typed")
-FINAL = "final"
+WHOLE_STEP = "whole"
+WENT_OUT = ("tonk_out", "discard_out")
 
 
 def outcome_title(kind: str) -> str:
@@ -73,7 +77,7 @@ def _card_texts(values: Iterable[str]) -> list[str]:
 
 
 @dataclass
-class HandForm:
+class HandForm(EntrySubmission, EntryErrors):
     """One hand being entered. Texts are kept exactly as typed; seats are indexes."""
 
     players: tuple[str, ...]
@@ -256,6 +260,27 @@ class HandForm:
             return [self.responder] if self.responder is not None else []
         return []
 
+    def optional_seats(self) -> list[int]:
+        """Seats whose cards may be entered though the payout does not need them (§8.1: other
+        hands are optional but checked when present): every seat of a tonk out or an out by
+        discard, on its ``who`` page. The winner is among them because the page is drawn before
+        a winner is picked; a winner's cards are refused by the engine (``winner_has_cards``)."""
+        return list(range(len(self.players))) if self.kind in WENT_OUT else []
+
+    def entered_seats(self) -> list[int]:
+        """Seats whose hands the page may carry to the engine: needed ones, then optional ones."""
+        needed = self.needed_seats()
+        return needed + [s for s in self.optional_seats() if s not in needed]
+
+    def possible_seats(self) -> list[int]:
+        """Seats with a hand on the ``whole`` page: every seat that could be needed once the
+        who-fields are filled in (any claimant, any responder), or optional."""
+        return list(range(len(self.players))) if self.kind else []
+
+    def hands_step(self) -> str:
+        """The step whose page shows the hands: ``hands``, or ``who`` for the optional hands."""
+        return "hands" if "hands" in self.steps() else "who"
+
     def totals_allowed(self) -> bool:
         """A deal tonk is claimed by showing the cards, and a double-double responder's cards
         must fit the run, so only cards are asked for there."""
@@ -287,7 +312,7 @@ class HandForm:
     def next_label(self, step: str) -> str:
         """The words on the "next" button of ``step``."""
         steps = self.steps()
-        here = steps.index(step) if step in steps else 0
+        here = steps.index(step) if step in steps else len(steps) - 2  # ``whole``: the last one
         return STEP_BUTTONS.get(steps[min(here + 1, len(steps) - 1)], "Next")
 
     def dealer_step(self) -> str:
@@ -303,10 +328,18 @@ class HandForm:
         return self.kind == "deal_tonk" and self.rules.deal_tonk_49_timing == "in_turn"
 
     def visible_groups(self, step: str) -> set[str]:
-        """Which groups of fields the page for ``step`` shows as real inputs."""
-        groups: set[str] = set()
+        """Which groups of fields the page for ``step`` shows as real inputs (``whole``: all
+        the steps' groups on one page)."""
+        if step == WHOLE_STEP:
+            groups = {"dealer", "extras"} | {f"hand-{i}" for i in self.possible_seats()}
+            groups |= {"who"} if self.kind != "dry_stock" else set()
+            groups |= {FINAL} if self.asks_final_spread() else set()
+            return groups | ({"side"} if self.asks_side_pot() else set())
+        groups = set()
         if step == "who" or (step == "hands" and self.kind == "knock"):
             groups |= {"who", "extras"}
+        if step == "who":
+            groups |= {f"hand-{i}" for i in self.optional_seats()}
         if step == "hands":
             groups |= {f"hand-{i}" for i in self.needed_seats()}
             if self.asks_final_spread():
@@ -370,251 +403,3 @@ class HandForm:
 
     def spade_of(self, seat: int) -> str:
         return self.spades.get(seat, "")
-
-    # -- building the entry -------------------------------------------------------------------
-    def typed_cards(self, seat: int | str) -> list[str]:
-        text = self.final_typed if seat == FINAL else self.typed.get(seat, "")  # type: ignore[call-overload]
-        return [t for t in SPLIT_TYPED.split(text) if t]
-
-    def cards_of(self, seat: int) -> list[str]:
-        """Tapped cards (deck order) then typed ones, as sent to the engine."""
-        return list(self.picked.get(seat, [])) + self.typed_cards(seat)
-
-    def final_cards(self) -> list[str]:
-        """The double-double run: tapped cards, then typed ones."""
-        return list(self.final_picked) + self.typed_cards(FINAL)
-
-    def submission(self) -> Submission | None:
-        """The §8.1 submission, or ``None`` with ``errors`` set when a number is not a number
-        or the side stake is not an amount (the only checks made here; every rule is the
-        engine's)."""
-        self.errors = {}
-        self.bad_cards = {}
-        players = self.players
-        outcome: dict[str, Any] = {"kind": self.kind}
-        hands: dict[str, Any] = {}
-        if self.kind == "deal_tonk":
-            if self.claimants:
-                outcome["claimants"] = [players[s] for s in self.claimants]
-            if self.asks_before_drop() and self.before_drop:
-                outcome["declared_before_any_drop"] = True
-        elif self.kind in ("tonk_out", "discard_out"):
-            if self.who is not None:
-                outcome["winner"] = players[self.who]
-                hands[players[self.who]] = {"cards": []}
-            if self.asks_final_turn() and (self.spread_cards.strip() or self.hit_cards.strip()):
-                spread = self._whole(self.spread_cards or "0", "final_turn")
-                hit = self._whole(self.hit_cards or "0", "final_turn")
-                if spread is not None and hit is not None:
-                    outcome["final_turn"] = {"spread_cards": spread, "hit_cards": hit}
-        elif self.kind == "knock":
-            if self.who is not None:
-                outcome["knocker"] = players[self.who]
-            if self.asks_lock_turns() and self.lock_turns.strip():
-                lock = self._whole(self.lock_turns, "lock_turns")
-                if lock is not None:
-                    outcome["knocker_lock_turns"] = lock
-        elif self.kind == "double_double":
-            if self.who is not None:
-                outcome["first_tonker"] = players[self.who]
-                hands[players[self.who]] = {"cards": []}
-            if self.responder is not None:
-                outcome["responder"] = players[self.responder]
-            outcome["tonker_final_spread"] = self.final_cards()
-        for seat in self.needed_seats():
-            hand: dict[str, Any] = {}
-            cards = self.cards_of(seat)
-            if cards:
-                hand["cards"] = cards
-            total_text = self.totals.get(seat, "").strip()
-            if total_text and self.totals_allowed():
-                total = self._whole(total_text, f"total-{seat}")
-                if total is not None:
-                    hand["total"] = total
-            if hand:
-                hands[players[seat]] = hand
-        side_bets = self._side_bets()
-        if self.dealer is None:
-            self.errors["dealer"] = "Choose who dealt this hand."
-        if self.errors:
-            return None
-        return Submission(
-            outcome=outcome,
-            hands=hands,
-            side_bets=side_bets,
-            dealer=players[self.dealer] if self.dealer is not None else None,
-            idempotency_key=self.key,
-            number=self.number,
-        )
-
-    def _side_bets(self) -> dict[str, Any] | None:
-        """The spade side bet of §4.10 (``None`` when the night does not play it or nobody
-        plays it this hand); only the side stake's money text is read here."""
-        if not self.asks_side_pot() or not self.side_in:
-            return None
-        text = self.side_stake.strip()
-        if not text:
-            self.errors["side_stake"] = "Type the side stake, e.g. 0.50, or untick every player."
-            return None
-        try:
-            stake = parse_amount(text, self.currency)
-        except ValueError as exc:
-            detail = str(exc)
-            self.errors["side_stake"] = detail[:1].upper() + detail[1:] + "."
-            return None
-        return {"spade": {
-            "side_stake": stake,
-            "highest_spade": {self.players[s]: (self.spades.get(s) or None) for s in self.side_in},
-        }}
-
-    def _whole(self, text: str, where: str) -> int | None:
-        cleaned = text.strip()
-        if WHOLE.fullmatch(cleaned):
-            return int(cleaned)
-        self.errors[where] = f"“{cleaned}” is not a whole number; type digits only, like 12."
-        return None
-
-    # -- errors -------------------------------------------------------------------------------
-    def error_anchor(self) -> str | None:
-        """The HTML id of the part of the page that shows the first error (for a jump link)."""
-        for key in self.errors:
-            prefix, _, seat = key.partition("-")
-            if prefix in HAND_PREFIXES and seat == FINAL or key == FINAL:
-                return f"seat-{FINAL}"
-            if prefix in HAND_PREFIXES and seat.isdigit():
-                return f"seat-{seat}"
-            if prefix == "spade" and seat.isdigit():
-                return f"side-{seat}"
-            if key in ("who", "responder", "dealer", "lock_turns", "final_turn", "before_drop", "side_stake", "side"):
-                return f"field-{key}"
-        return None
-
-    def error_subject(self) -> str:
-        """Where the first error is, in words ("Marcus's hand", "the dealer")."""
-        for key in self.errors:
-            prefix, _, seat = key.partition("-")
-            if key == FINAL or seat == FINAL:
-                return "the run"
-            if prefix in HAND_PREFIXES and seat.isdigit():
-                return f"{self.players[int(seat)]}’s hand"
-            if prefix == "spade" and seat.isdigit():
-                return f"{self.players[int(seat)]}’s spade"
-            if key == "who":
-                return "who " + {"knock": "knocked", "deal_tonk": "claimed",
-                                 "double_double": "tonked out"}.get(self.kind or "", "went out")
-            if key == "responder":
-                return "who could go out on the run"
-            if key == "dealer":
-                return "the dealer"
-            if key in ("side_stake", "side"):
-                return "the side pot"
-        return "this step"
-
-    def step_with_errors(self, current: str) -> str:
-        """The step that shows the first error in ``errors`` (always one of :meth:`steps`)."""
-        keys = set(self.errors)
-        steps = self.steps()
-        fallback = current if current in steps and current != "preview" else steps[-2]
-        if "kind" in keys:
-            wanted = "outcome"
-        elif keys & WHO_STEP_KEYS:
-            wanted = "who" if "who" in steps else "hands"  # a knock asks who on its hands page
-        elif "dealer" in keys:
-            wanted = self.dealer_step()
-        elif any(k.split("-")[0] in HAND_PREFIXES or k == FINAL for k in keys):
-            wanted = "hands"
-        elif any(k in ("side", "side_stake") or k.startswith("spade-") for k in keys):
-            wanted = "side"
-        else:
-            wanted = fallback
-        return wanted if wanted in steps else fallback
-
-    def place_error(self, err: HandError) -> str:
-        """Put the engine's message beside the input its ``field`` names; returns that input's
-        key (``who``, ``total-1``, ``cards-0``, ``spade-2``...) or ``form`` for the page."""
-        key = self._key_for(err.field)
-        self.errors[key] = err.message
-        return key
-
-    def _key_for(self, path: str | None) -> str:
-        if not path:
-            return "form"
-        if path == "dealer":
-            return "dealer"
-        if path.startswith("outcome."):
-            name = path[len("outcome."):]
-            if name.startswith(("knocker_lock_turns",)):
-                return "lock_turns"
-            if name.startswith("final_turn"):
-                return "final_turn"
-            if name.startswith("declared_before_any_drop"):
-                return "before_drop"
-            if name.startswith("responder"):
-                return "responder"
-            if name.startswith("tonker_final_spread"):
-                return self._final_key(name[len("tonker_final_spread"):])
-            if name.startswith(("knocker", "winner", "claimants", "claimed", "first_tonker")):
-                return "who"
-            if name == "kind":
-                return "kind"
-            return "form"
-        if path.startswith("hands."):
-            return self._hand_key(path[len("hands."):])
-        if path.startswith("side_bets."):
-            return self._side_key(path[len("side_bets."):])
-        return "form"
-
-    def _seat_in(self, rest: str) -> tuple[int, str] | None:
-        """``(seat, tail)`` of a path that starts with a seated name (names may contain dots:
-        the longest seated name that prefixes the path wins)."""
-        matches = [
-            (len(name), seat) for seat, name in enumerate(self.players)
-            if rest == name or rest.startswith(name + ".")
-        ]
-        if not matches:
-            return None
-        _, seat = max(matches)
-        return seat, rest[len(self.players[seat]) + 1:]
-
-    def _final_key(self, tail: str) -> str:
-        index_text = tail.strip("[]")
-        if index_text.isdigit():
-            index = int(index_text)
-            if index < len(self.final_picked):
-                self.bad_cards.setdefault(FINAL, set()).add(self.final_picked[index])
-                return FINAL
-            return f"typed-{FINAL}"
-        return FINAL
-
-    def _side_key(self, rest: str) -> str:
-        if rest == "spade.side_stake":
-            return "side_stake"
-        prefix = "spade.highest_spade."
-        if rest.startswith(prefix):
-            found = self._seat_in(rest[len(prefix):])
-            if found is not None:
-                return f"spade-{found[0]}"
-        return "side"
-
-    def _hand_key(self, rest: str) -> str:
-        found = self._seat_in(rest)
-        if found is None:
-            return "form"
-        seat, tail = found
-        if seat not in self.needed_seats():
-            return "form"
-        if tail == "total":
-            return f"total-{seat}" if self.totals_allowed() else f"hand-{seat}"
-        if tail.startswith("cards["):
-            index_text = tail[len("cards["):].rstrip("]")
-            if index_text.isdigit():
-                index = int(index_text)
-                picked = self.picked.get(seat, [])
-                if index < len(picked):
-                    self.bad_cards.setdefault(seat, set()).add(picked[index])
-                    return f"cards-{seat}"
-                return f"typed-{seat}"
-            return f"cards-{seat}"
-        if tail.startswith("cards"):
-            return f"cards-{seat}"
-        return f"hand-{seat}"

@@ -22,9 +22,22 @@ def stamp(event: AuditEvent | None) -> dict[str, Any] | None:
     return {"role": event.actor_role, "device": event.device, "at": event.created_at}
 
 
+def shown_cards(hand: Hand) -> list[tuple[str, list[str]]]:
+    """``(player, card texts)`` of every hand entered with cards (knock, dry stock, a deal
+    tonk's claimants, a tonk out's losers when entered...), in seat order, as stored."""
+    hands = hand.entry.get("hands") or {}
+    order = list(hand.players or []) + [p for p in hands if p not in (hand.players or [])]
+    out = []
+    for player in order:
+        cards = (hands.get(player) or {}).get("cards") if isinstance(hands.get(player), dict) else None
+        if isinstance(cards, list) and cards:
+            out.append((player, [str(c) for c in cards]))
+    return out
+
+
 def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
     """One version of a hand: number, version, dealer, description, the amount of each player
-    seated at that hand (seat order)."""
+    seated at that hand (seat order), and the cards entered (``cards``: ``[(player, cards)]``)."""
     net = hand.result.get("net", {})
     return {
         "number": hand.number,
@@ -36,6 +49,7 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "voided": hand.status == "voided",
         "redeal": hand.redeal,
         "created_at": hand.created_at,
+        "cards": shown_cards(hand),
     }
 
 

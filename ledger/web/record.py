@@ -3,6 +3,8 @@
 One URL; every POST carries the whole form state (see :mod:`ledger.web.entry_form`) plus the
 ``step`` it came from and the button pressed (``go`` = next / back / edit / save). Payouts
 always come from the engine: ``preview_hand`` for "Check payouts", ``record_hand`` for "Save".
+``?kind=…&whole=1`` opens the ``whole`` step: every step of that outcome on one page, which
+goes straight to the payouts (the copy a phone keeps to enter a hand offline, static/sw.js).
 
 The same steps serve the host's correction of a stored hand (:mod:`ledger.web.amend`): a
 :class:`Flow` says where the form posts, what "Save" does and where "Cancel" goes.
@@ -25,7 +27,7 @@ from ledger.rules.describe import describe_hand, join_names
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.card_grid import card_grid, spade_choices
-from ledger.web.entry_form import new_key, FINAL, OUTCOME_HINTS, HandForm, outcome_title
+from ledger.web.entry_form import FINAL, OUTCOME_HINTS, WHOLE_STEP, HandForm, new_key, outcome_title
 from ledger.web.formatting import money
 
 
@@ -65,7 +67,8 @@ def record(session_id: str) -> Any:
         kind = request.args.get("kind")
         if kind in form.available_outcomes():
             form.kind = kind
-            return render_step(night, form, form.steps()[1], flow)
+            # ?whole=1: every step on one page, the copy a phone keeps to enter a hand offline
+            return render_step(night, form, WHOLE_STEP if request.args.get("whole") == "1" else form.steps()[1], flow)
         return render_step(night, form, "outcome", flow)
     form = HandForm.from_form(step_values(), night.players, rules, currency=night.currency)
     if form.dealer is None:
@@ -87,7 +90,8 @@ def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
     steps = form.steps()
     values = step_values()
     step = values.get("step", "outcome")
-    here = steps.index(step) if step in steps else 0
+    whole = step == WHOLE_STEP  # every step on one page: it goes on to the payouts
+    here = len(steps) - 2 if whole else steps.index(step) if step in steps else 0
     go = values.get("go", "next")
     if go == "back":
         return render_step(night, form, steps[max(here - 1, 0)], flow)
@@ -107,7 +111,7 @@ def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
     if form.errors:
         shown = form.step_with_errors(steps[here])
         if target == "preview" or steps.index(shown) <= here:
-            return render_step(night, form, shown, flow, status=422)
+            return render_step(night, form, WHOLE_STEP if whole and shown != "outcome" else shown, flow, status=422)
         # The problem is on a step the player has not reached yet: go there, no complaint.
         form.errors, form.bad_cards = {}, {}
     if target == "preview" and result is not None:
@@ -264,15 +268,16 @@ def render_step(
         "hidden": form.hidden_fields(step),
         "visible": form.visible_groups(step),
         "step_number": form.steps().index(step) + 1 if step in form.steps() else 1,
-        # no "of N" on the outcome step: how many steps follow depends on the outcome chosen there
-        "step_total": len(form.steps()) if form.kind and step != "outcome" else None,
+        # no "of N" on the outcome step: how many steps follow depends on the outcome chosen
+        # there; the whole entry on one page is one step
+        "step_total": len(form.steps()) if form.kind and step not in ("outcome", WHOLE_STEP) else None,
         "conflict": conflict,
         "preview": None,
     }
-    if step == "hands":
+    if any(group.startswith("hand-") or group == FINAL for group in context["visible"]):
         context["grid"] = card_grid(form.rules)
         context["taken"] = _taken_elsewhere(form)
-    if step == "side":
+    if "side" in context["visible"]:
         context["spades"] = spade_choices(form.rules)
     if step == "preview" and result is not None:
         context["preview"] = _preview(night, form, result, outcome or {})
@@ -283,7 +288,7 @@ def _taken_elsewhere(form: HandForm) -> dict[int | str, dict[str, str]]:
     """For each card grid on the page, the tapped cards another grid already holds
     (card → who holds it)."""
     holders: list[tuple[int | str, str, list[str]]] = [
-        (seat, form.players[seat], form.picked.get(seat, [])) for seat in form.needed_seats()
+        (seat, form.players[seat], form.picked.get(seat, [])) for seat in form.entered_seats()
     ]
     if form.asks_final_spread():
         holders.append((FINAL, "the run", form.final_picked))
@@ -300,7 +305,8 @@ def _preview(
     submission_hands = []
     if form.asks_final_spread():
         submission_hands.append({"name": "The run", "cards": form.final_cards(), "total": "", "count": None})
-    for seat in form.needed_seats():
+    optional = [s for s in form.optional_seats() if form.cards_of(s)]
+    for seat in form.needed_seats() + [s for s in optional if s not in form.needed_seats()]:
         name = night.players[seat]
         submission_hands.append({
             "name": name,

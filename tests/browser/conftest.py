@@ -34,6 +34,43 @@ PHONE = {
 }
 
 
+WHERE_THE_PAGE_IS = """() => ({
+  title: document.title,
+  heading: (document.querySelector("main h1") || document.querySelector("main h2") || {}).innerText || null,
+  messages: Array.from(document.querySelectorAll(".flash")).map((m) => m.innerText),
+  copy: document.documentElement.hasAttribute("data-kept-copy"),
+})"""
+
+
+def where(name: str, page: Any) -> str:
+    """One line on where a phone's page is: its address, its heading, the messages it shows,
+    and whether it is a copy the service worker kept (not the server's answer)."""
+    try:
+        if page.is_closed():
+            return f"{name}: closed"
+        seen = page.evaluate(WHERE_THE_PAGE_IS)
+    except Exception as exc:  # mid-navigation, or the browser is gone: say so, keep the test's own error
+        return f"{name}: {page.url} (the page could not be read: {str(exc).splitlines()[0]})"
+    origin = "a copy kept on the phone" if seen["copy"] else "from the server"
+    return (f"{name}: {page.url} · title {seen['title']!r} · heading {seen['heading']!r} · "
+            f"messages {seen['messages']!r} · {origin}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed browser test also says where each of its phones was (address, heading,
+    messages), before the pages are closed."""
+    report = yield
+    if report.when == "call" and report.failed:
+        from playwright.sync_api import Page
+
+        funcargs = getattr(item, "funcargs", {})
+        lines = [where(name, value) for name, value in funcargs.items() if isinstance(value, Page)]
+        if lines:
+            report.sections.append(("where the phones were", "\n".join(lines)))
+    return report
+
+
 def _unavailable(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(reason)

@@ -155,3 +155,90 @@ def test_a_hand_kept_offline_that_another_phone_recorded_first_comes_back_with_t
     with page.expect_navigation():
         page.get_by_role("button", name="Save as hand 2").tap()
     assert page.locator(".flash").first.inner_text() == "Hand 2 recorded: Marcus won $0.75"
+
+
+def test_a_deal_tonk_entered_offline_step_by_step_is_recorded_once(
+    phone: Any, wifi_server: tuple[str, Wifi], night_data: dict[str, Any]
+) -> None:
+    """Every step of an entry opens offline: the deal tonk's card page (after "Next: the
+    hands") comes from the outcome's whole entry kept on the phone, filled in with what the
+    first step chose."""
+    base, wifi = wifi_server
+    page = phone
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    token = page.locator("#table-link").input_value().rsplit("/", 1)[1]
+    page.goto(f"{base}/s/{session_id}")
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1' && !!navigator.serviceWorker.controller")
+
+    # Hand 1: the first step online, then the Wi-Fi goes before the cards
+    with page.expect_navigation():
+        page.locator('.quick-outcomes button[value="deal_tonk"]').tap()
+    page.locator("label.pick").filter(has=page.get_by_text("Rosa", exact=True)).tap()
+    go_offline(page, wifi)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Next: the hands").tap()
+    assert page.get_by_role("heading", name="Tonk on the deal").is_visible()
+    assert page.locator('input[name=claimant][value="2"]').is_checked()
+    assert page.locator("#dealer").input_value() == "3"  # Tomás deals hand 1, as the first step said
+    assert [page.locator(f"#seat-{s}").is_visible() for s in range(4)] == [False, False, True, False]
+    for card in ("JC", "KC", "10H", "KD", "KH"):
+        page.locator(f'label[for="c-2-{card}"]').tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check payouts").tap()
+    assert page.url.endswith(f"/s/{session_id}")
+    assert page.locator("#offline-queue .badge-waiting").inner_text() == "1 waiting to send"
+
+    # Hand 2: offline from the start; the claimant's hand shows once ticked
+    with page.expect_navigation():
+        page.locator('.quick-outcomes button[value="deal_tonk"]').tap()
+    page.wait_for_function("document.getElementById('dealer').value === '0'")  # Dee deals hand 2
+    assert page.locator("#seat-0").is_hidden()
+    page.locator("label.pick").filter(has=page.get_by_text("Dee", exact=True)).tap()
+    assert page.locator("#seat-0").is_visible()
+    for card in ("10S", "JS", "QS", "KS", "10C"):
+        page.locator(f'label[for="c-0-{card}"]').tap()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check payouts").tap()
+    page.wait_for_selector("#offline-queue .badge-waiting")
+    assert page.locator("#offline-queue .badge-waiting").inner_text() == "2 waiting to send"
+    assert page.locator("#offline-queue .queue-head").all_inner_texts() == [
+        "Hand 1 · Tonk on the deal", "Hand 2 · Tonk on the deal"]
+
+    go_online(page, wifi)
+    page.wait_for_selector("#offline-queue", state="detached", timeout=20_000)
+    assert page.locator("#queue-news").inner_text() == (
+        "Hand 1 recorded: Rosa won $1.50 Hand 2 recorded: Dee won $1.50")
+    page.reload()  # sending again (another page load) records nothing twice
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    auth = {"Authorization": f"Bearer {token}"}
+    hands = page.request.get(f"{base}/api/v1/sessions/{session_id}/hands", headers=auth).json()["hands"]
+    assert [(h["number"], h["outcome"], h["dealer"], h["hands"]) for h in hands] == [
+        (1, {"kind": "deal_tonk", "claimants": ["Rosa"]}, "Tomás", {"Rosa": {"cards": ["10H", "KH", "KD", "JC", "KC"]}}),
+        (2, {"kind": "deal_tonk", "claimants": ["Dee"]}, "Dee", {"Dee": {"cards": ["10S", "JS", "QS", "KS", "10C"]}}),
+    ]
+    assert page.request.get(f"{base}/api/v1/sessions/{session_id}", headers=auth).json()["hand_count"] == 2
+
+
+def test_the_table_kept_on_the_phone_is_marked_when_the_server_does_not_answer(
+    phone: Any, wifi_server: tuple[str, Wifi], night_data: dict[str, Any]
+) -> None:
+    """The phone still has its Wi-Fi but the server does not answer (503): after trying again,
+    the service worker shows the kept table, marked as the last known state."""
+    base, wifi = wifi_server
+    page = phone
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.goto(f"{base}/s/{session_id}")
+    page.wait_for_function("document.documentElement.dataset.offlineReady === '1' && !!navigator.serviceWorker.controller")
+    assert page.locator("[data-offline-note]").is_hidden()
+    wifi.up = False
+    page.reload()
+    assert page.locator("html").get_attribute("data-kept-copy") == ""
+    assert page.evaluate("navigator.onLine") is True
+    page.locator("[data-offline-note]").wait_for()
+    assert page.locator("[data-offline-note]").inner_text().startswith("You are offline: this is the table as this phone last saw it")
+    wifi.up = True
+    page.reload()
+    assert page.locator("html").get_attribute("data-kept-copy") is None
+    assert page.locator("[data-offline-note]").is_hidden()

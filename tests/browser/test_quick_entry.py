@@ -123,3 +123,23 @@ def test_back_never_asks_to_send_a_form_again(phone: Any, live_server: str, nigh
     page.go_back()
     assert page.locator("#total-3").input_value() == "20"
     assert "POST" not in requests
+
+
+def test_a_tonk_out_with_the_losers_cards_counts_its_taps(
+    phone: Any, live_server: str, night_data: dict[str, Any]
+) -> None:
+    """The four taps of a tonk out, plus the optional losers' cards: one tap opens "Add the
+    other hands' cards", then per loser one to open the grid and one per card."""
+    page = phone
+    start_night(page, live_server, night_data, "0.25")
+    taps = Taps(page)
+    taps.outcome("tonk_out")
+    taps.pick("Dee")
+    taps.tap(page.locator("#other-hands > summary"))
+    for seat, cards in ((1, ["AH", "3S"]), (2, ["5D"]), (3, ["2S", "4S", "QC"])):
+        taps.tap(page.locator(f"#cards-{seat} summary.cards-toggle"))
+        assert page.locator("details.cards[open]").count() == 1
+        for card in cards:
+            taps.tap(page.locator(f'label[for="c-{seat}-{card}"]'))
+    # 2 + 1 + (1 + 2) + (1 + 1) + (1 + 3) + check and save 2
+    assert taps.check_and_save() == "14|Hand 1 recorded: Dee won $1.50"
