@@ -22,6 +22,7 @@ from typing import Any, Mapping, Sequence
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from ledger.db import begin_write
 from ledger.access import SYSTEM, Actor
 from ledger.models import GameSession, Hand, HandTransfer, Payment
 from ledger.names import clean_name, normalise_name
@@ -76,7 +77,8 @@ class Departure:
 
 def _locked(db: Session, night: GameSession) -> GameSession:
     """The night's row, locked for this transaction and read afresh (hands recorded at the
-    same moment queue behind the change)."""
+    same moment queue behind the change). Opens the write transaction first (:func:`ledger.db.begin_write`)."""
+    begin_write(db)
     statement = (select(GameSession).where(GameSession.id == night.id).with_for_update()
                  .execution_options(populate_existing=True))
     return db.exec(statement).one()
