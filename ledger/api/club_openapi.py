@@ -25,7 +25,7 @@ def club_paths() -> dict[str, dict[str, Any]]:
         "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}
     csv = {"description": "The CSV table.", "content": {"text/csv": {
         "schema": {"type": "string", "contentMediaType": "text/csv"}}}}
-    not_yet = {"/clubs/import", "/clubs/{club_id}/export.json", "/clubs/{club_id}/export.csv",
+    not_yet = {
                "/clubs/{club_id}/statements/{member_id}.pdf", "/clubs/{club_id}/summary.pdf"}
     the_club = _json(club.ClubSchema, "The club: members, running balances, the plan that clears them, nights.")
     paths = {

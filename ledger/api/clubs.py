@@ -201,3 +201,46 @@ def club_standings(club_id: str) -> Any:
 
     club, _actor = club_authorised(club_id)
     return jsonify(standings(get_session(), club, _period()).to_json())
+
+
+@bp.get("/clubs/<club_id>/export.json")
+def export_club_json(club_id: str) -> Any:
+    """The whole club as one JSON document (any club role); POST it to ``/clubs/import``."""
+    from ledger.clubs.export import export_club
+
+    club, _actor = club_authorised(club_id)
+    return jsonify(export_club(get_session(), club))
+
+
+@bp.get("/clubs/<club_id>/export.csv")
+def export_club_csv(club_id: str) -> Any:
+    """``?table=members|nights|results|carries|payments|history`` (default results) as CSV,
+    formula-safe."""
+    from flask import Response, request
+
+    from ledger.api.club_schemas import ClubExportQuerySchema
+    from ledger.clubs.export import export_csv
+
+    club, _actor = club_authorised(club_id)
+    table = load(ClubExportQuerySchema(), request.args.to_dict())["table"]
+    response = Response(export_csv(get_session(), club, table), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="tonk-club-{club.id}-{table}.csv"'
+    return response
+
+
+@bp.post("/clubs/import")
+def import_club() -> Any:
+    """A document from ``GET /clubs/{id}/export.json`` → 201 the new club with new tokens
+    (``token``, ``member_token``, ``viewer_token``, ``table_code``, ``links``) and
+    ``night_tokens`` (a new host token per night); 422 ``invalid_entry``."""
+    from ledger.api.club_schemas import ClubImportSchema
+    from ledger.clubs.export import import_club as store
+
+    document = json_body()
+    load(ClubImportSchema(), document)
+    db = get_session()
+    club, token, night_tokens = store(db, document)
+    body = carry.club_json(db, club) | club_share_json(club, token) | {"night_tokens": night_tokens}
+    response = jsonify(body)
+    response.headers["Location"] = url_for("api.get_club", club_id=club.id)
+    return response, 201
