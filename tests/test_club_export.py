@@ -69,6 +69,16 @@ def test_a_club_round_trips_into_a_fresh_database(client: Any, fresh_client: Any
         first = client.get(f"{url}/standings{query}", headers=bearer(club["token"])).get_json()
         second = fresh_client.get(f"{copy_url}/standings{query}", headers=bearer(copy["token"])).get_json()
         assert without_ids(second) == without_ids(first)
+    from test_club_statements import pdf_text
+
+    copy_ids = {m["name"]: m["id"] for m in again["members"]}
+    for member in original["members"]:
+        first = pdf_text(client.get(f"{url}/statements/{member['id']}.pdf", headers=bearer(club["token"])).data)
+        second = pdf_text(fresh_client.get(f"{copy_url}/statements/{copy_ids[member['name']]}.pdf",
+                                           headers=bearer(copy["token"])).data)
+        assert second == first and member["name"].lstrip("=") in first
+    assert pdf_text(fresh_client.get(f"{copy_url}/summary.pdf", headers=bearer(copy["token"])).data) == \
+        pdf_text(client.get(f"{url}/summary.pdf", headers=bearer(club["token"])).data)
     night_id, night_token = next(iter(copy["night_tokens"].items()))
     night = fresh_client.get(f"/api/v1/sessions/{night_id}", headers=bearer(night_token)).get_json()
     assert night["status"] == "closed" and night["hand_count"] == 10
