@@ -63,7 +63,130 @@ def club_join(club_id: str, token: str) -> Any:
     return redirect(url_for("web.club_page", club_id=club_id))
 
 
+
+
+@bp.app_template_global()
+def club_of(night: Any) -> Club | None:
+    """The club a night belongs to (templates: the settle page offers carry-over), or ``None``."""
+    from ledger.clubs.carry import club_night
+
+    db = get_session()
+    link = club_night(db, night)
+    return roster.find_club(db, link.club_id) if link is not None else None
+
+
+def close_night(night: Any, actor: Any, carry_over: bool) -> str:
+    """Close a night from the phone (club-aware) and return the sentence to show."""
+    from ledger import night as ledger_night
+    from ledger.clubs import carry
+
+    db = get_session()
+    club = club_of(night)
+    if club is None:
+        ledger_night.close_night(db, night, actor)
+        return "The night is closed. Settle up with the plan below."
+    carry.close_night(db, club, night, actor, carry_over)
+    if carry_over:
+        return f"The night is closed; what is still owed was carried into the balances of {club.name}."
+    return "The night is closed and settled in cash. Settle up with the plan below."
+
+
+def _club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
+               errors: dict[str, str] | None = None) -> str:
+    from flask import render_template
+
+    from ledger.clubs import carry
+
+    db = get_session()
+    body = carry.club_json(db, club)
+    return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
+                           presets=("classic", "pagat_literal", "wikipedia", "texas", "black_company"))
+
+
 @bp.get("/c/<club_id>")
 def club_page(club_id: str) -> Any:
+    """The club: members and running balances, the plan that clears them, nights, and (owner
+    or member) a form to start a club night."""
+    club, actor = club_authorised(club_id)
+    return _club_view(club, actor)
+
+
+@bp.post("/c/<club_id>/nights")
+def club_start_night(club_id: str) -> Any:
+    """Start a club night from the phone: the members ticked (in that order) and new names;
+    the phone keeps the night's host token and opens its table."""
+    from flask import request
+
+    from ledger.clubs import carry
+    from ledger.money import parse_amount
+    from ledger.rules import HandError, RuleSet
+    from ledger.web.access import remember_token
+
+    club, actor = club_authorised(club_id, "start_night")
+    form = request.form
+    db = get_session()
+    ticked = [m.name for m in roster.members_of(db, club) if form.get(f"member-{m.id}") == "yes"]
+    new = [" ".join(n.split()) for n in form.getlist("new_player") if n.strip()]
+    players = ticked + new
+    kept = {"name": form.get("name", ""), "stake": form.get("stake", ""), "new_player": new,
+            "ticked": {m for m in ticked}, "first_dealer": form.get("first_dealer", ""),
+            "preset": form.get("preset", "classic")}
+    errors: dict[str, str] = {}
+    try:
+        stake_minor = parse_amount(kept["stake"], club.currency)
+    except ValueError:
+        errors["stake"] = "Type the stake as an amount, such as 0.25."
+        stake_minor = 0
+    if not errors:
+        try:
+            rules = RuleSet.from_spec({"preset": kept["preset"], "toggles": {}})
+            dealer = kept["first_dealer"] if kept["first_dealer"] in players else None
+            night, token = carry.start_night(
+                db, club, actor, name=kept["name"].strip() or f"{club.name} night", currency=None,
+                stake_minor=stake_minor, rules=rules, players=players, first_dealer=dealer, timezone=None)
+        except HandError as err:
+            errors[(err.field or "form").split("[")[0]] = err.message
+    if errors:
+        return _club_view(club, actor, kept, errors), 422
+    remember_token(night.id, token)
+    return redirect(url_for("web.table", session_id=night.id))
+
+
+@bp.get("/c/<club_id>/standings")
+def club_standings_page(club_id: str) -> Any:
+    """Standings for a period (``from``, ``to``, ``last`` as in the API), a phone page."""
+    from datetime import date
+
+    from flask import render_template, request
+
+    from ledger.clubs.standings import Period, standings
+
+    club, actor = club_authorised(club_id)
+
+    def day(name: str) -> date | None:
+        try:
+            return date.fromisoformat(request.args.get(name, ""))
+        except ValueError:
+            return None
+
+    last_text = request.args.get("last", "")
+    last = int(last_text) if last_text.isdigit() and 0 < int(last_text) < 10**6 else None
+    period = Period(day("from"), day("to"), last)
+    table = standings(get_session(), club, period).to_json()
+    return render_template("club_standings.html", club=club, actor=actor, table=table, period=period,
+                           kinds=WIN_LABELS)
+
+
+WIN_LABELS = (("deal_tonk", "Tonk on the deal"), ("tonk_out", "Tonk out"), ("discard_out", "Out by discard"),
+              ("knock", "Knock won"), ("catch", "Caught a knock"), ("dry_stock", "Dry stock"))
+
+
+@bp.get("/c/<club_id>/summary.pdf")
+def club_summary(club_id: str) -> Any:
+    """The club summary PDF (all time) for this phone's club role."""
+    from ledger.clubs.season import season_report
+    from ledger.downloads import pdf_response
+    from ledger.statements.season import render_club_summary
+
     club, _actor = club_authorised(club_id)
-    return club.name  # the full page comes with the phone pages (issue 9, step h)
+    return pdf_response(render_club_summary(season_report(get_session(), club)), f"{club.name}.pdf")
