@@ -63,6 +63,32 @@ def club_join(club_id: str, token: str) -> Any:
     return redirect(url_for("web.club_page", club_id=club_id))
 
 
+@bp.app_template_global()
+def my_clubs() -> list[Club]:
+    """The clubs this phone holds a token of (most recently remembered first), for the home page."""
+    db = get_session()
+    out = []
+    for club_id, token in reversed(list(club_tokens().items())):
+        club = roster.find_club(db, club_id)
+        if club is not None and roster.actor_for(db, club, token) is not None:
+            out.append(club)
+    return out
+
+
+def club_share_context(club: Club) -> dict[str, Any] | None:
+    """The member and viewer links, their QR codes and the club code, for the phone holding the
+    owner's own token (the links derive from it); ``None`` for every other phone."""
+    from ledger.web.share import qr_svg
+
+    token = club_tokens().get(club.id)
+    if not roster.is_owner_link(get_session(), club, token):
+        return None
+    assert token is not None
+    keys = roster.club_secrets(token, club.id)
+    links = {role: url_for("web.club_join", club_id=club.id, token=keys.for_role(role), _external=True)
+             for role in ("member", "viewer")}
+    return {"links": links, "qr": {role: qr_svg(link) for role, link in links.items()}, "code": keys.table_code,
+            "join_url": url_for("web.club_join_code", _external=True)}
 
 
 @bp.app_template_global()
@@ -92,7 +118,7 @@ def close_night(night: Any, actor: Any, carry_over: bool) -> str:
 
 
 def _club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
-               errors: dict[str, str] | None = None) -> str:
+               errors: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> str:
     from flask import render_template
 
     from ledger.clubs import carry
@@ -100,7 +126,8 @@ def _club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
     db = get_session()
     body = carry.club_json(db, club)
     return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
-                           presets=("classic", "pagat_literal", "wikipedia", "texas", "black_company"))
+                           presets=("classic", "pagat_literal", "wikipedia", "texas", "black_company"),
+                           share=club_share_context(club), **(extra or {}))
 
 
 @bp.get("/c/<club_id>")
@@ -108,7 +135,7 @@ def club_page(club_id: str) -> Any:
     """The club: members and running balances, the plan that clears them, nights, and (owner
     or member) a form to start a club night."""
     club, actor = club_authorised(club_id)
-    return _club_view(club, actor)
+    return _club_view(club, actor), 200, {"Cache-Control": "no-store"}  # the owner's links
 
 
 @bp.post("/c/<club_id>/nights")

@@ -1,0 +1,87 @@
+"""The club's phone pages without a browser (issue 9): starting a club (what was typed kept on
+a refusal, the owner remembered), joining by the club code, the owner's share panel."""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from club_nights import bearer, make_club
+from test_web_pages import csrf_of, field_value
+
+
+def errors_of(page: str) -> dict[str, str]:
+    return {key: html.unescape(text) for key, text in
+            re.findall(r'<p class="error" id="err-([^"]*)" role="alert">([^<]*)</p>', page)}
+
+
+def start_club(client: Any, **form: str) -> Any:
+    token = csrf_of(client.get("/clubs/new").get_data(as_text=True))
+    data = {"name": "Friday club", "currency": "EUR", "timezone": "Europe/Paris"} | form
+    return client.post("/clubs/new", data=data | {"csrf_token": token})
+
+
+def club_id_of(response: Any) -> str:
+    match = re.fullmatch(r"/c/([\w-]+)\?share=1", response.headers["Location"])
+    assert match, response.headers["Location"]
+    return match.group(1)
+
+
+def test_a_club_started_on_the_phone_opens_for_its_owner_with_the_share_panel(app: Any, client: Any) -> None:
+    home = client.get("/").get_data(as_text=True)
+    assert 'href="/clubs/new"' in home and 'href="/clubs/join"' in home
+    started = start_club(client)
+    assert started.status_code == 302
+    club_id = club_id_of(started)
+    page = client.get(f"/c/{club_id}?share=1")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert "<h1>Friday club</h1>" in text and "EUR" in text
+    assert 'id="club-share" open' in text and "<svg" in text
+    code = re.search(r'id="club-code-shown" data-code="([A-Z0-9]{6})"', text)
+    assert code, "the owner's phone shows the club code"
+    member_link = html.unescape(re.search(r'id="club-member-link"[^>]*value="([^"]+)"', text).group(1))
+    assert f"/c/join/{club_id}/" in member_link
+    assert "Friday club" in client.get("/").get_data(as_text=True)  # "Your clubs" on the home page
+    member = app.test_client()
+    assert member.get(member_link).status_code == 302  # the member link opens the club on another phone
+    member_page = member.get(f"/c/{club_id}").get_data(as_text=True)
+    assert 'id="club-start"' in member_page and 'id="club-share"' not in member_page
+    joined = client.post("/api/v1/clubs/join", json={"code": code.group(1)})
+    assert joined.status_code == 201 and joined.get_json()["id"] == club_id
+    assert client.get(f"/api/v1/clubs/{club_id}", headers=bearer(joined.get_json()["token"])).get_json()[
+        "timezone"] == "Europe/Paris"
+
+
+def test_a_refused_club_keeps_what_was_typed(client: Any) -> None:
+    refused = start_club(client, name="  ", currency="XXX", timezone="Mars/Olympus")
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert errors_of(page) == {"name": "Type the club's name, such as Friday club.",
+                               "currency": "Choose a currency from the list.",
+                               "timezone": "Type the time zone as an IANA name, such as Europe/Paris or America/Chicago."}
+    assert field_value(page, "timezone") == "Mars/Olympus"
+    assert "data-phone-timezone" not in page  # the phone's zone does not overwrite what was typed
+    too_long = start_club(client, name="Ü" * 121, timezone="Asia/Tokyo")
+    assert too_long.status_code == 422 and "name" in errors_of(too_long.get_data(as_text=True))
+    assert field_value(too_long.get_data(as_text=True), "name") == "Ü" * 121
+    no_csrf = client.post("/clubs/new", data={"name": "Friday club", "currency": "USD", "timezone": "UTC"})
+    assert no_csrf.status_code == 400
+
+
+def test_a_second_phone_joins_by_the_club_code_and_is_a_member(app: Any, client: Any) -> None:
+    club = make_club(client)
+    phone = app.test_client()
+    token = csrf_of(phone.get("/clubs/join").get_data(as_text=True))
+    wrong = phone.post("/clubs/join", data={"code": "ZZZZZZ", "csrf_token": token})
+    assert wrong.status_code == 422
+    assert errors_of(wrong.get_data(as_text=True)) == {
+        "code": "No club has that code. Check it on the club page of a member's phone."}
+    assert field_value(wrong.get_data(as_text=True), "code") == "ZZZZZZ"
+    assert phone.get(f"/c/{club['id']}").status_code == 403
+    joined = phone.post("/clubs/join", data={"code": club["table_code"].lower(), "csrf_token": token})
+    assert joined.status_code == 302 and joined.headers["Location"] == f"/c/{club['id']}"
+    page = phone.get(f"/c/{club['id']}").get_data(as_text=True)
+    assert 'id="club-start"' in page  # a member starts nights
+    assert 'id="club-share"' not in page  # only the owner's own link sees the links
+    assert "Friday club" in phone.get("/").get_data(as_text=True)
