@@ -85,3 +85,59 @@ def test_a_second_phone_joins_by_the_club_code_and_is_a_member(app: Any, client:
     assert 'id="club-start"' in page  # a member starts nights
     assert 'id="club-share"' not in page  # only the owner's own link sees the links
     assert "Friday club" in phone.get("/").get_data(as_text=True)
+
+
+def owner_phone(app: Any, club: dict[str, Any]) -> Any:
+    """A phone that opened the club's owner link."""
+    phone = app.test_client()
+    assert phone.get(f"/c/join/{club['id']}/{club['token']}").status_code == 302
+    return phone
+
+
+def test_the_owner_adds_and_renames_members_keeping_one_identity(app: Any, client: Any) -> None:
+    club = make_club(client, members=["Dee", "Rosa"])
+    phone = owner_phone(app, club)
+    token = csrf_of(phone.get(f"/c/{club['id']}").get_data(as_text=True))
+    added = phone.post(f"/c/{club['id']}/members", data={"name": "  Ed  ", "csrf_token": token})
+    assert added.status_code == 302
+    same = phone.post(f"/c/{club['id']}/members", data={"name": "ROSA", "csrf_token": token})
+    assert same.status_code == 422
+    assert errors_of(same.get_data(as_text=True)) == {
+        "new-member": "Rosa is already a member of this club; choose a name that is easy to tell apart."}
+    assert re.search(r'id="new-member"[^>]*value="ROSA"', same.get_data(as_text=True))
+    members = {m["name"]: m["id"] for m in client.get(f"/api/v1/clubs/{club['id']}",
+                                                      headers=bearer(club["token"])).get_json()["members"]}
+    assert list(members) == ["Dee", "Rosa", "Ed"]
+    # é composed or decomposed is the same name: the API's sentence, beside Dee's field, typed name kept
+    phone.post(f"/c/{club['id']}/members/{members['Ed']}/rename", data={"name": "Andr\u00e9", "csrf_token": token})
+    clash = phone.post(f"/c/{club['id']}/members/{members['Dee']}/rename",
+                       data={"name": "ANDRE\u0301", "csrf_token": token})
+    assert clash.status_code == 422
+    api = client.post(f"/api/v1/clubs/{club['id']}/members/{members['Dee']}/rename", headers=bearer(club["token"]),
+                      json={"name": "ANDRE\u0301"}).get_json()
+    assert errors_of(clash.get_data(as_text=True)) == {f"rename-{members['Dee']}": api["message"]}
+    assert api["message"] == "André is already a member of this club; choose a name that is easy to tell apart."
+    dee = members["Dee"]
+    assert re.search(rf'id="rename-{dee}"[^>]*value="ANDRE\u0301"', clash.get_data(as_text=True))
+    renamed = phone.post(f"/c/{club['id']}/members/{members['Dee']}/rename", data={"name": "Deedee", "csrf_token": token})
+    assert renamed.status_code == 302
+    after = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()["members"]
+    assert after == [{"id": members["Dee"], "name": "Deedee"}, {"id": members["Rosa"], "name": "Rosa"},
+                     {"id": members["Ed"], "name": "André"}]
+
+
+def test_a_member_adds_but_cannot_rename(app: Any, client: Any) -> None:
+    club = make_club(client, members=["Dee", "Rosa"])
+    phone = app.test_client()
+    assert phone.get(f"/c/join/{club['id']}/{club['member_token']}").status_code == 302
+    page = phone.get(f"/c/{club['id']}").get_data(as_text=True)
+    assert 'id="club-add-member"' in page and "Save the name" not in page
+    token = csrf_of(page)
+    assert phone.post(f"/c/{club['id']}/members", data={"name": "Ed", "csrf_token": token}).status_code == 302
+    assert phone.post(f"/c/{club['id']}/members/1/rename", data={"name": "X", "csrf_token": token}).status_code == 403
+    viewer = app.test_client()
+    viewer.get(f"/c/join/{club['id']}/{club['viewer_token']}")
+    viewer_page = viewer.get(f"/c/{club['id']}").get_data(as_text=True)
+    assert 'id="club-add-member"' not in viewer_page
+    refused = viewer.post(f"/c/{club['id']}/members", data={"name": "Fay", "csrf_token": csrf_of(viewer.get("/clubs/new").get_data(as_text=True))})
+    assert refused.status_code == 403

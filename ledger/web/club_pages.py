@@ -117,7 +117,7 @@ def close_night(night: Any, actor: Any, carry_over: bool) -> str:
     return "The night is closed and settled in cash. Settle up with the plan below."
 
 
-def _club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
+def club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
                errors: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> str:
     from flask import render_template
 
@@ -135,7 +135,7 @@ def club_page(club_id: str) -> Any:
     """The club: members and running balances, the plan that clears them, nights, and (owner
     or member) a form to start a club night."""
     club, actor = club_authorised(club_id)
-    return _club_view(club, actor), 200, {"Cache-Control": "no-store"}  # the owner's links
+    return club_view(club, actor), 200, {"Cache-Control": "no-store"}  # the owner's links
 
 
 @bp.post("/c/<club_id>/nights")
@@ -174,7 +174,7 @@ def club_start_night(club_id: str) -> Any:
         except HandError as err:
             errors[(err.field or "form").split("[")[0]] = err.message
     if errors:
-        return _club_view(club, actor, kept, errors), 422
+        return club_view(club, actor, kept, errors), 422
     remember_token(night.id, token)
     return redirect(url_for("web.table", session_id=night.id))
 
