@@ -6,7 +6,7 @@ import html
 import re
 from typing import Any
 
-from club_nights import bearer, make_club
+from club_nights import bearer, close, make_club, part_finals, play_part
 from test_web_pages import csrf_of, field_value
 
 
@@ -141,3 +141,60 @@ def test_a_member_adds_but_cannot_rename(app: Any, client: Any) -> None:
     assert 'id="club-add-member"' not in viewer_page
     refused = viewer.post(f"/c/{club['id']}/members", data={"name": "Fay", "csrf_token": csrf_of(viewer.get("/clubs/new").get_data(as_text=True))})
     assert refused.status_code == 403
+
+
+def club_body(client: Any, club: dict[str, Any]) -> dict[str, Any]:
+    return client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()
+
+
+def test_payments_from_the_phone_shrink_the_plan_ask_before_overpaying_and_the_owner_voids(
+    app: Any, client: Any
+) -> None:
+    from ledger.money import format_plain
+
+    club = make_club(client)
+    close(client, play_part(client, club, 0), carry_over=True)
+    finals = part_finals(0)
+    assert club_body(client, club)["balances"] == finals
+    member = app.test_client()
+    member.get(f"/c/join/{club['id']}/{club['member_token']}")
+    token = csrf_of(member.get(f"/c/{club['id']}").get_data(as_text=True))
+    first = club_body(client, club)["settlement"]["transfers"][0]
+    part = first["amount"] // 2
+    paid = member.post(f"/c/{club['id']}/payments", data={
+        "from": first["from"], "to": first["to"], "amount": format_plain(part, "USD"), "csrf_token": token})
+    assert paid.status_code == 302
+    after = club_body(client, club)
+    assert after["balances"][first["from"]] == finals[first["from"]] + part
+    assert after["balances"][first["to"]] == finals[first["to"]] - part
+    assert after["settlement"]["transfers"][0] == first | {"amount": first["amount"] - part}
+
+    # more than the payer owes: asked first, with what was typed kept; recorded only when confirmed
+    owes = -after["balances"][first["from"]]
+    too_much = format_plain(owes + 100, "USD")
+    asked = member.post(f"/c/{club['id']}/payments", data={
+        "from": first["from"], "to": first["to"], "amount": too_much, "csrf_token": token})
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 422
+    question = html.unescape(re.search(r'<p class="error" id="err-club-pay" role="alert">([^<]*)</p>', page).group(1))
+    assert question == f"{first['from']} owes the club only ${format_plain(owes, 'USD')}. Record ${too_much} anyway?"
+    assert re.search(rf'id="club-pay-amount"[^>]*value="{re.escape(too_much)}"', page)
+    assert club_body(client, club)["balances"] == after["balances"]
+    confirmed = member.post(f"/c/{club['id']}/payments", data={
+        "from": first["from"], "to": first["to"], "amount": too_much, "confirm": "yes", "csrf_token": token})
+    assert confirmed.status_code == 302
+    assert club_body(client, club)["balances"][first["from"]] == after["balances"][first["from"]] + owes + 100
+
+    bad = member.post(f"/c/{club['id']}/payments", data={
+        "from": first["from"], "to": first["from"], "amount": "1", "csrf_token": token})
+    assert bad.status_code == 422 and "A member cannot pay themselves." in bad.get_data(as_text=True)
+
+    payments = client.get(f"/api/v1/clubs/{club['id']}/payments", headers=bearer(club["token"])).get_json()["payments"]
+    last = payments[-1]["id"]
+    assert member.post(f"/c/{club['id']}/payments/{last}/void", data={"csrf_token": token}).status_code == 403
+    owner = owner_phone(app, club)
+    owner_token = csrf_of(owner.get(f"/c/{club['id']}").get_data(as_text=True))
+    assert owner.post(f"/c/{club['id']}/payments/{last}/void", data={"csrf_token": owner_token}).status_code == 302
+    assert club_body(client, club)["balances"] == after["balances"]
+    assert owner.post(f"/c/{club['id']}/payments/999/void", data={"csrf_token": owner_token}).status_code == 404
+    assert 'class="badge badge-void"' in owner.get(f"/c/{club['id']}").get_data(as_text=True)

@@ -125,9 +125,10 @@ def club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
 
     db = get_session()
     body = carry.club_json(db, club)
+    payments = [carry.payment_json(db, p) for p in carry.payments_of(db, club)]
     return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
                            presets=("classic", "pagat_literal", "wikipedia", "texas", "black_company"),
-                           share=club_share_context(club), **(extra or {}))
+                           share=club_share_context(club), payments=payments, **(extra or {}))
 
 
 @bp.get("/c/<club_id>")
