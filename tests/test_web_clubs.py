@@ -198,3 +198,74 @@ def test_payments_from_the_phone_shrink_the_plan_ask_before_overpaying_and_the_o
     assert club_body(client, club)["balances"] == after["balances"]
     assert owner.post(f"/c/{club['id']}/payments/999/void", data={"csrf_token": owner_token}).status_code == 404
     assert 'class="badge badge-void"' in owner.get(f"/c/{club['id']}").get_data(as_text=True)
+
+
+def standings_rows(page: str) -> dict[str, dict[str, str]]:
+    """``{member: {cell class: text}}`` of the standings table."""
+    rows = {}
+    for row in re.findall(r'<tr class="standing"[^>]*>(.*?)</tr>', page, re.S):
+        cells = dict(re.findall(r'class="standing-([\w-]+)(?: \w+)?">([^<]*)<', row))
+        rows[html.unescape(cells.pop("name"))] = {k: html.unescape(v) for k, v in cells.items()}
+    return rows
+
+
+def test_the_standings_page_picks_a_period_and_matches_the_api(app: Any, client: Any) -> None:
+    from datetime import date, timedelta
+
+    from club_nights import three_nights
+    from ledger.money import format_minor
+
+    club = make_club(client)
+    three_nights(client, club)
+    viewer = app.test_client()
+    viewer.get(f"/c/join/{club['id']}/{club['viewer_token']}")
+    for query, api_query in (("", ""), ("?period=last&last=1", "?last=1"), ("?last=2", "?last=2")):
+        page = viewer.get(f"/c/{club['id']}/standings{query}")
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        api = client.get(f"/api/v1/clubs/{club['id']}/standings{api_query}", headers=bearer(club["token"])).get_json()
+        rows = standings_rows(text)
+        assert list(rows) == [s["member"] for s in api["members"]]
+        for s in api["members"]:
+            shown = rows[s["member"]]
+            net = format_minor(s["net"], "USD")
+            assert shown["net"] == (f"+{net}" if s["net"] > 0 else net)
+            assert (shown["nights"], shown["hands"], shown["caught"]) == (str(s["nights"]), str(s["hands"]), str(s["caught"]))
+            assert shown["wins-knock"] == str(s["wins"]["knock"]) and shown["wins-catch"] == str(s["wins"]["catch"])
+            best = format_minor(s["best_night"], "USD")
+            assert shown["best"] == (f"+{best}" if s["best_night"] > 0 else best)
+        played = [s for s in api["members"] if s["nights"]]
+        assert text.count('<li class="multiple">') == len(played)
+        assert f"{len(api['nights'])} counted night" in text
+    assert "1 counted night " in viewer.get(f"/c/{club['id']}/standings?last=1").get_data(as_text=True)
+    tomorrow = (date.today() + timedelta(days=2)).isoformat()
+    later = viewer.get(f"/c/{club['id']}/standings?period=dates&from={tomorrow}").get_data(as_text=True)
+    assert "0 counted nights" in later and "No counted nights in this period yet." in later
+    # a refused period keeps what was typed beside its field
+    bad = viewer.get(f"/c/{club['id']}/standings?period=dates&from=2026-05-01&to=2026-04-01")
+    assert bad.status_code == 422
+    assert errors_of(bad.get_data(as_text=True)) == {"to": "The end date is before the start date."}
+    assert 'value="2026-05-01"' in bad.get_data(as_text=True)
+    bad_last = viewer.get(f"/c/{club['id']}/standings?period=last&last=zero")
+    assert errors_of(bad_last.get_data(as_text=True)) == {"last": "Type how many nights to count, a whole number from 1."}
+    # the PDFs for the chosen period, from the links on the page
+    page = viewer.get(f"/c/{club['id']}/standings?last=1").get_data(as_text=True)
+    links = [html.unescape(h) for h in re.findall(r'href="(/c/[^"]+\.pdf[^"]*)"', page)]
+    assert any("/statements/" in h and "last=1" in h for h in links) and any("/summary.pdf?last=1" in h for h in links)
+    for href in links[:2] + links[-1:]:
+        pdf = viewer.get(href)
+        assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+    assert viewer.get(f"/c/{club['id']}/statements/99999.pdf").status_code == 404
+
+
+def test_the_chart_draws_one_panel_per_member_on_one_scale() -> None:
+    from ledger.web.club_chart import panels
+
+    drawn = panels([("Dee", 1, [100, -50, 300]), ("Rosa", 2, [-100, 50, -300])])
+    assert [(p.member, p.final_minor) for p in drawn] == [("Dee", 300), ("Rosa", -300)]
+    dee, rosa = (re.search(r'd="([^"]+)"', str(p.svg)).group(1) for p in drawn)
+    assert dee.split()[0] == rosa.split()[0] == "M6.0,32.0"  # both start at zero, the middle of a ±300 scale
+    assert dee.split()[-1] == "L154.0,6.0" and rosa.split()[-1] == "L154.0,58.0"
+    assert "spark-pos" in str(drawn[0].svg) and "spark-neg" in str(drawn[1].svg)
+    many = panels([(f"M{i}", i, [i * 10]) for i in range(40)])
+    assert len(many) == 40

@@ -54,8 +54,8 @@ def test_start_a_club_night_close_it_with_carry_over_and_see_the_standings(
     assert "carried" in page.locator("#club-nights").inner_text()
 
     tap_and_wait(page, page.locator("#club-standings"))
-    first = page.locator("#standings > li").first
+    first = page.locator("#standings tbody tr").first
     winner = max(net, key=lambda p: net[p])
     assert first.locator(".standing-name").inner_text() == winner
     assert first.locator(".standing-net").inner_text() == f"+{format_minor(net[winner], currency)}"
-    assert "1 night · 1 hand" in first.inner_text()
+    assert (first.locator(".standing-nights").inner_text(), first.locator(".standing-hands").inner_text()) == ("1", "1")
