@@ -61,6 +61,10 @@ def club_paths() -> dict[str, dict[str, Any]]:
         "/clubs/{club_id}/payments/{payment_id}/void": {"post": _op(
             "Owner: void a club payment (kept, stops counting).",
             {200: _json(club.ClubPaymentRecordedSchema, "The voided payment and the balances.")}, ())},
+        "/clubs/{club_id}/nights/{session_id}/token": {"post": _op(
+            "Any club role: a token of one of the club's nights of this client's own, in the night role its club "
+            "role gives (owner: host, member: player, viewer: viewer); 404 session_not_found outside the club.",
+            {201: _json(club.ClubNightTokenSchema, "The night's id, the new token and its role.")}, (404,))},
         "/clubs/{club_id}/standings": {"get": _op(
             "Standings for a period (all time, a date range, the last N counted nights): nights, hands, net, "
             "wins by kind, times caught; best and worst night and average per night.",

@@ -167,6 +167,13 @@ class ClubJoinedSchema(Answer):
     role = fields.String(required=True, validate=validate.OneOf(("member",)))
 
 
+class ClubNightTokenSchema(Answer):
+    id = fields.String(required=True, metadata={"description": "The night's id."})
+    token = fields.String(required=True, metadata={"description": "A token of the night of this client's own."})
+    role = fields.String(required=True, validate=validate.OneOf(("host", "player", "viewer")),
+                         metadata={"description": "The night role: owner → host, member → player, viewer → viewer."})
+
+
 class ClubPaymentOutSchema(Answer):
     id = fields.Integer(required=True)
     payer = fields.String(required=True, data_key="from")

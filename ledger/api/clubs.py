@@ -146,6 +146,21 @@ def void_club_payment(club_id: str, payment_id: int) -> Any:
     return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)})
 
 
+@bp.post("/clubs/<club_id>/nights/<session_id>/token")
+def club_night_token(club_id: str, session_id: str) -> Any:
+    """Any club role: a token of one of the club's nights of this client's own → 201 ``{id,
+    token, role}`` (owner → ``host``, member → ``player``, viewer → ``viewer``); send it as the
+    night's bearer token. 404 ``session_not_found`` for a night outside this club."""
+    from flask import request
+
+    from ledger.clubs.night_access import night_role, night_token
+
+    club, actor = club_authorised(club_id)
+    label = " ".join(request.headers.get("X-Device", "").split())[:120] or "club api client"
+    night, token = night_token(get_session(), club, actor, session_id, label)
+    return jsonify({"id": night.id, "token": token, "role": night_role(actor)}), 201
+
+
 def create_club_night(data: dict[str, Any], raw: dict[str, Any]) -> Any:
     """``POST /api/v1/sessions`` with ``"club"``: the club token opens the club (owner or
     member); the night takes the club's currency and seats members from the roster → 201 as

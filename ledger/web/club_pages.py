@@ -178,3 +178,26 @@ def club_start_night(club_id: str) -> Any:
         return club_view(club, actor, kept, errors), 422
     remember_token(night.id, token)
     return redirect(url_for("web.table", session_id=night.id))
+
+
+@bp.get("/c/<club_id>/nights/<session_id>")
+def club_open_night(club_id: str, session_id: str) -> Any:
+    """Open one of the club's nights with this phone's club role (owner as a co-host, member as
+    a player, viewer as a viewer): a night token of this phone's own is minted once and
+    remembered (:mod:`ledger.clubs.night_access`), then the night's table opens. 404 for a
+    night outside the club."""
+    from ledger.clubs import night_access
+    from ledger.night import NightError
+    from ledger.web.access import device, remember_token, token_for
+    from ledger.web.formatting import phone_label
+
+    club, actor = club_authorised(club_id)
+    db = get_session()
+    try:
+        night = night_access.club_night_of(db, club, session_id)
+    except NightError:
+        abort(404)
+    if not night_access.keeps(db, night, token_for(night.id), actor):
+        _night, token = night_access.night_token(db, club, actor, night.id, phone_label(device()) or "club phone")
+        remember_token(night.id, token)
+    return redirect(url_for("web.table", session_id=night.id))
