@@ -172,3 +172,6 @@ class AuditEvent(SQLModel, table=True):
     hand_number: int | None = None
     detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+
+
+from ledger.clubs import models as _club_models  # noqa: E402,F401  (registers the club tables, issue 9)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
@@ -515,8 +515,11 @@ def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Ha
     return void_hand(db, night, last.number, actor, undo=True)
 
 
-def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameSession:
+def close_night(
+    db: Session, night: GameSession, actor: Actor = SYSTEM, *, before_commit: Callable[[], None] | None = None
+) -> GameSession:
     """Close the night: no more hands or voids. Closing twice changes nothing.
+    ``before_commit`` runs inside the closing transaction (a club's carry-over, :mod:`ledger.clubs.carry`).
     Raises :class:`AccessDenied` unless host."""
     actor.require("close")
     if night.status == "closed":
@@ -526,6 +529,8 @@ def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameS
     night.closed_at = utcnow()
     db.add(night)
     audit(db, night, actor, "session_closed", after={"net": balances(db, night)})
+    if before_commit is not None:
+        before_commit()
     db.commit()
     return night
 

@@ -117,3 +117,37 @@ def select_all(model):  # type: ignore[no-untyped-def]
     from sqlmodel import select
 
     return select(model)
+
+
+def test_issue_9_clubs_migration_keeps_old_nights_and_goes_down_again(database_url: str) -> None:
+    """A database at revision 0003 with a night upgrades to head: the club tables exist, the
+    night is still there (outside any club); downgrading below the clubs revision drops them."""
+    from alembic import command
+    from sqlalchemy import text
+    from sqlmodel import Session
+
+    from ledger.db import migrations_config
+    from ledger.models import GameSession
+
+    engine = make_engine(database_url)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+        connection.execute(text(
+            "INSERT INTO game_session (id, name, currency, stake_minor, ruleset, players, roster, first_dealer, "
+            "status, last_hand_number, created_at, timezone) VALUES ('old', 'Old night', 'USD', 40, '{}', "
+            "'[\"Dee\", \"Rosa\"]', '[\"Dee\", \"Rosa\"]', 'Dee', 'open', 0, '2026-01-03 07:30:00', 'UTC')"))
+    upgrade(engine)
+    with engine.connect() as connection:
+        tables = set(inspect(connection).get_table_names())
+    assert {"club", "club_member", "club_key", "club_night", "club_seat", "club_carry", "club_payment",
+            "club_event"} <= tables
+    with Session(engine) as db:
+        night = db.get(GameSession, "old")
+        assert night is not None and night.players == ["Dee", "Rosa"]
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0005_clubs-1")
+        assert "club" not in set(inspect(connection).get_table_names())
+    engine.dispose()

@@ -154,7 +154,14 @@ def settle_balances() -> Any:
 @bp.post("/sessions")
 def create_session() -> Any:
     """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``."""
-    data = load(SessionCreateSchema(), json_body(), SESSION_FIELD_CODES)
+    raw = json_body()
+    data = load(SessionCreateSchema(), raw, SESSION_FIELD_CODES)
+    if data["club"] is not None:  # a club night (issue 9): the club's token and currency
+        from ledger.api.clubs import create_club_night
+
+        return create_club_night(data, raw)
+    if data["currency"] is None:
+        raise ApiError(422, "invalid_entry", "currency: Missing data for required field.", "currency")
     rules = RuleSet.from_spec(data["ruleset"])
     night, token = ledger_night.create_night(
         get_session(),
@@ -420,9 +427,16 @@ def settlement(session_id: str) -> Any:
 
 @bp.post("/sessions/<session_id>/close")
 def close(session_id: str) -> Any:
+    """Host: close the night. Body optional: ``{"carry_over": true}`` carries what a club
+    night still owes into the club's balances (422 ``invalid_entry`` outside a club)."""
     night, actor = authorised(session_id, "close")
+    from ledger.api.club_schemas import CloseSchema
+    from ledger.api.clubs import close_club_night
+
+    raw = request.get_data(cache=True)
+    carry_over = load(CloseSchema(), json_body())["carry_over"] if raw.strip() else False
     db = get_session()
-    ledger_night.close_night(db, night, actor)
+    close_club_night(night, actor, carry_over)
     return jsonify(ledger_night.session_json(db, night))
 
 
@@ -504,6 +518,7 @@ def _server_error(err: InternalServerError) -> Any:
 
 
 from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
+from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club calls on bp, issue 9)
 
 
 def init_app(app: Flask) -> None:

@@ -17,6 +17,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from ledger.api import responses as out
 from ledger.api import schemas as inp
 from ledger.api import seating_schemas as seat
+from ledger.api.club_schemas import CloseSchema
 
 PREFIX = "/api/v1"
 BEARER = [{"bearerAuth": []}]
@@ -27,7 +28,7 @@ ERROR_CODES = {
     401: "`unauthorized`: no bearer token was sent.",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
     404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
-         "`nothing_to_undo`, `nothing_to_redo`, "
+         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `idempotency_key_reused`.",
@@ -84,7 +85,7 @@ def _paths() -> dict[str, dict[str, Any]]:
             {200: _json(out.SettlePlanSchema, "The plan.")}, (429,), body=inp.SettleSchema, auth=False)},
         "/sessions": {"post": _op(
             "Open a night; the answer holds the host token and the join links.",
-            {201: _json(out.SessionCreatedSchema, "The new session and its secrets.")}, (),
+            {201: _json(out.SessionCreatedSchema, "The new session and its secrets.")}, (401, 403, 404),
             body=inp.SessionCreateSchema, auth=False)},
         "/join": {"post": _op(
             "Join a table by its code: a player token of this phone's own (rate-limited).",
@@ -164,7 +165,13 @@ def _paths() -> dict[str, dict[str, Any]]:
             (422,), params=[{"in": "query", "schema": inp.ExportQuerySchema}])},
         "/sessions/{session_id}/export.json": {"get": _op(
             "The whole night as one JSON document.", {200: _json(out.ExportSchema, "The night.")}, ())},
-    } | _seating_paths()
+    } | _seating_paths() | _club_paths()
+
+
+def _club_paths() -> dict[str, dict[str, Any]]:
+    from ledger.api.club_openapi import club_paths
+
+    return club_paths()
 
 
 def _seating_paths() -> dict[str, dict[str, Any]]:
@@ -199,7 +206,9 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     params += [NUMBER] if "{number}" in path else []
     params += [PAYMENT_ID] if "{payment_id}" in path else []
     params += [SEAT] if "{seat}" in path else []
-    return params
+    from ledger.api.club_openapi import club_parameters
+
+    return params + club_parameters(path)
 
 
 def build_openapi() -> dict[str, Any]:
@@ -218,7 +227,12 @@ def build_openapi() -> dict[str, Any]:
     spec.components.schema("Transfer", schema=out.TransferSchema)
     spec.components.schema("Hand", schema=out.HandSchema)
     spec.components.schema("Error", schema=out.ErrorSchema)
-    for path, operations in _paths().items():
+    paths = _paths()
+    paths["/sessions/{session_id}/close"]["post"]["requestBody"] = {"required": False, "content": {
+        JSON: {"schema": CloseSchema}}}
+    paths["/sessions/{session_id}/close"]["post"]["responses"].setdefault("422", _json("Error", ERROR_CODES[422]))
+    paths["/sessions/{session_id}/close"]["post"]["responses"].setdefault("400", _json("Error", ERROR_CODES[400]))
+    for path, operations in paths.items():
         params = _path_parameters(path)
         spec.path(path=PREFIX + path, operations=operations, parameters=params or None)
     return spec.to_dict()

@@ -65,9 +65,13 @@ class SessionCreateSchema(Schema):
         unknown = RAISE
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=120))
-    currency = fields.String(required=True, metadata={"description": "ISO 4217 code, e.g. USD."})
+    currency = fields.String(load_default=None, metadata={
+        "description": "ISO 4217 code, e.g. USD; required outside a club (a club night takes the club's)."})
     stake = fields.Integer(required=True, strict=True, metadata={"description": "Stake S in minor units."})
     ruleset = fields.Dict(load_default=dict, metadata=RULESET_DOC)
+    club = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32), metadata={
+        "description": "A club id: the night is played in that club (send the club's owner or member token "
+                       "as the bearer token). Members sit from the roster; new names join it."})
     players = fields.List(fields.String(), required=True, metadata={"description": "Names in seat order."})
     first_dealer = fields.String(load_default=None, allow_none=True)
     timezone = fields.String(
@@ -81,7 +85,9 @@ class SessionCreateSchema(Schema):
             raise ValidationError("Send an IANA time zone name such as Europe/Paris.")
 
     @validates("currency")
-    def _currency(self, value: str, **_: Any) -> None:
+    def _currency(self, value: str | None, **_: Any) -> None:
+        if value is None:  # a club night takes the club's currency
+            return
         try:
             minor_digits(value)
         except ValueError as exc:

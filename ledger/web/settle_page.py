@@ -118,6 +118,7 @@ def void_payment(session_id: str, payment_id: int) -> Any:
 def close(session_id: str) -> Any:
     """Close the night. Without ``confirmed=yes`` this shows the confirm page first."""
     night, actor = authorised(session_id, "close")
+    carry_over = request.form.get("carry_over") == "yes"  # a club night (issue 9): carry what is owed
     if request.form.get("confirmed") != "yes":
         return render_template(
             "confirm.html",
@@ -129,9 +130,11 @@ def close(session_id: str) -> Any:
             action=url_for("web.close", session_id=night.id),
             button="Close the night",
             back=url_for("web.settle", session_id=night.id),
+            hidden=[("carry_over", "yes" if carry_over else "no")],
         )
-    ledger_night.close_night(get_session(), night, actor)
-    flash("The night is closed. Settle up with the plan below.", "success")
+    from ledger.web.club_pages import close_night as close_club_aware
+
+    flash(close_club_aware(night, actor, carry_over), "success")
     return redirect(url_for("web.settle", session_id=night.id))
 
 

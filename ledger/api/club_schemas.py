@@ -1,0 +1,215 @@
+"""Marshmallow schemas of the club calls (issue 9): request bodies and query strings, and the
+answers the OpenAPI document describes. Money is int minor units."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
+
+from ledger.api.responses import Answer, MONEY, SettlePlanSchema, _net
+from ledger.api.schemas import MAX_NUMBER
+from ledger.money import minor_digits
+from ledger.zones import DEFAULT_ZONE, is_known_zone
+
+CLUB_ROLES = ("owner", "member", "viewer")
+CLUB_CSV_TABLES = ("members", "nights", "results", "carries", "payments", "history")
+WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double")
+
+
+class ClubCreateSchema(Schema):
+    """``POST /api/v1/clubs``: ``{name, currency, timezone?, members?}``."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    currency = fields.String(required=True, metadata={"description": "ISO 4217 code; every night of the club uses it."})
+    timezone = fields.String(load_default=DEFAULT_ZONE, validate=validate.Length(min=1, max=64),
+                             metadata={"description": "IANA time zone the club's dates are read in; default UTC."})
+    members = fields.List(fields.String(), load_default=list, validate=validate.Length(max=200),
+                          metadata={"description": "Names to put on the roster at once (optional)."})
+
+    @validates("timezone")
+    def _timezone(self, value: str, **_: Any) -> None:
+        if not is_known_zone(value):
+            raise ValidationError("Send an IANA time zone name such as Europe/Paris.")
+
+    @validates("currency")
+    def _currency(self, value: str, **_: Any) -> None:
+        try:
+            minor_digits(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class MemberSchema(Schema):
+    """``POST /api/v1/clubs/{id}/members`` and ``…/members/{member_id}/rename``: ``{name}``."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class ClubPaymentSchema(Schema):
+    """``POST /api/v1/clubs/{id}/payments``: ``{from, to, amount, confirm?}`` (member names,
+    minor units) against the carried balances."""
+
+    class Meta:
+        unknown = RAISE
+
+    payer = fields.String(required=True, data_key="from")
+    payee = fields.String(required=True, data_key="to")
+    amount = fields.Integer(required=True, strict=True, metadata=MONEY)
+    confirm = fields.Boolean(load_default=False, truthy={True}, falsy={False},
+                             metadata={"description": "Record more than is owed (else 422 overpayment)."})
+
+
+class CloseSchema(Schema):
+    """``POST /api/v1/sessions/{id}/close`` (body optional): ``carry_over`` (default false)
+    carries what is still owed into the club's running balances (a club night only)."""
+
+    class Meta:
+        unknown = RAISE
+
+    carry_over = fields.Boolean(load_default=False, truthy={True}, falsy={False},
+                                metadata={"description": "Club nights: carry what is still owed into the club's "
+                                                         "balances instead of settling it in cash."})
+
+
+class StandingsQuerySchema(Schema):
+    """``GET /api/v1/clubs/{id}/standings?from=YYYY-MM-DD&to=YYYY-MM-DD&last=N`` (each optional;
+    dates in the club's time zone, inclusive; ``last`` keeps the last N counted nights)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    date_from = fields.Date(data_key="from", load_default=None, metadata={"description": "First day, YYYY-MM-DD."})
+    date_to = fields.Date(data_key="to", load_default=None, metadata={"description": "Last day, YYYY-MM-DD."})
+    last = fields.Integer(load_default=None, validate=validate.Range(min=1, max=MAX_NUMBER),
+                          metadata={"description": "Only the last N counted nights of the period."})
+
+    @validates_schema
+    def _order(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
+            raise ValidationError("The period must start on or before the day it ends.", "to")
+
+
+class ClubExportQuerySchema(Schema):
+    """``GET /api/v1/clubs/{id}/export.csv?table=…``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    table = fields.String(load_default="results", validate=validate.OneOf(CLUB_CSV_TABLES))
+
+
+class ClubJoinSchema(Schema):
+    """``POST /api/v1/clubs/join``: the club's table code."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    code = fields.String(required=True, validate=validate.Regexp(r"\s*\S", error="Send the club's code."))
+
+
+class ClubImportSchema(Schema):
+    """``POST /api/v1/clubs/import``: a document from ``GET /api/v1/clubs/{id}/export.json``."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("tonk-ledger-club"))
+    version = fields.Integer(required=True, strict=True, validate=validate.Equal(1))
+    club = fields.Dict(required=True)
+    members = fields.List(fields.Dict(), required=True)
+    nights = fields.List(fields.Dict(), required=True)
+    payments = fields.List(fields.Dict(), load_default=list)
+    history = fields.List(fields.Dict(), load_default=list)
+
+
+# -- answers ------------------------------------------------------------------------------------
+class ClubMemberOutSchema(Answer):
+    id = fields.Integer(required=True, metadata={"description": "Kept across renames."})
+    name = fields.String(required=True)
+
+
+class ClubNightOutSchema(Answer):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    started_at = fields.String(required=True)
+    closed_at = fields.String(required=True, allow_none=True)
+    carried = fields.Boolean(required=True, metadata={"description": "Closed with carry-over into the club balances."})
+
+
+class ClubSchema(Answer):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    currency = fields.String(required=True)
+    members = fields.List(fields.Nested(ClubMemberOutSchema), required=True)
+    balances = _net("Each member's running club balance (carried nights less payments).")
+    settlement = fields.Nested(SettlePlanSchema, required=True)
+    nights = fields.List(fields.Nested(ClubNightOutSchema), required=True)
+
+
+class ClubCreatedSchema(ClubSchema):
+    token = fields.String(required=True, metadata={"description": "The owner's bearer token, shown once."})
+    member_token = fields.String(required=True)
+    viewer_token = fields.String(required=True)
+    table_code = fields.String(required=True)
+    links = fields.Dict(keys=fields.String(validate=validate.OneOf(CLUB_ROLES)), values=fields.String(),
+                        required=True)
+
+
+class ClubJoinedSchema(Answer):
+    id = fields.String(required=True)
+    token = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(("member",)))
+
+
+class ClubNightTokenSchema(Answer):
+    id = fields.String(required=True, metadata={"description": "The night's id."})
+    token = fields.String(required=True, metadata={"description": "A token of the night of this client's own."})
+    role = fields.String(required=True, validate=validate.OneOf(("host", "player", "viewer")),
+                         metadata={"description": "The night role: owner → host, member → player, viewer → viewer."})
+
+
+class ClubPaymentOutSchema(Answer):
+    id = fields.Integer(required=True)
+    payer = fields.String(required=True, data_key="from")
+    payee = fields.String(required=True, data_key="to")
+    amount = fields.Integer(required=True, metadata=MONEY)
+    status = fields.String(required=True, validate=validate.OneOf(("counted", "voided")))
+    created_at = fields.String(required=True)
+
+
+class ClubPaymentRecordedSchema(ClubPaymentOutSchema):
+    balances = _net("The running club balances after the payment.")
+
+
+class ClubPaymentListSchema(Answer):
+    payments = fields.List(fields.Nested(ClubPaymentOutSchema), required=True)
+    balances = _net("The running club balances.")
+
+
+class StandingSchema(Answer):
+    member = fields.String(required=True)
+    member_id = fields.Integer(required=True)
+    nights = fields.Integer(required=True)
+    hands = fields.Integer(required=True)
+    net = fields.Integer(required=True, metadata={"description": "Sum of the member's finals, minor units."})
+    wins = fields.Dict(keys=fields.String(validate=validate.OneOf(WIN_KINDS)), values=fields.Integer(), required=True)
+    caught = fields.Integer(required=True)
+    best_night = fields.Integer(allow_none=True, metadata=MONEY)
+    worst_night = fields.Integer(allow_none=True, metadata=MONEY)
+    average_per_night = fields.Integer(allow_none=True, metadata={
+        "description": "Net divided by nights, rounded toward zero, minor units."})
+
+
+class StandingsSchema(Answer):
+    members = fields.List(fields.Nested(StandingSchema), required=True)
+
+
+class ClubImportedSchema(ClubCreatedSchema):
+    night_tokens = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "A new host token for each imported night, by its new id."})

@@ -1,0 +1,288 @@
+"""The club calls of ``/api/v1`` (issue 9): clubs and their rosters, club nights and
+carry-over, running balances and payments, standings, export and import, season PDFs.
+
+Every club call but ``POST /clubs``, ``POST /clubs/join`` and ``POST /clubs/import`` needs a
+club token (``Authorization: Bearer``): the owner's, the member's or the viewer's (or a phone's
+that joined by code). Errors as everywhere in the API: ``{"error", "message", "field"}``;
+401 ``unauthorized``, 403 ``forbidden`` / ``role_forbidden``, 404 ``club_not_found``,
+``member_not_found``, ``payment_not_found``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify, url_for
+
+from ledger import access
+from ledger import night as ledger_night
+from ledger.api import ApiError, bearer_token, bp, json_body, load, share_json
+from ledger.api.club_schemas import ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, MemberSchema
+from ledger.clubs import carry, roster
+from ledger.clubs.models import Club
+from ledger.clubs.roster import ClubActor
+from ledger.db import get_session
+from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.rules import RuleSet
+
+
+def club_authorised(club_id: str, action: str = "read") -> tuple[Club, ClubActor]:
+    """The club and the acting role if the request's token opens it for ``action``: 401
+    ``unauthorized``, 404 ``club_not_found``, 403 ``forbidden`` (another club's token or none
+    of a club), 403 ``role_forbidden``."""
+    token = bearer_token()
+    if token is None:
+        raise ApiError(401, "unauthorized", "Send the club's token as 'Authorization: Bearer <token>'.")
+    db = get_session()
+    club = roster.find_club(db, club_id)
+    if club is None:
+        raise ApiError(404, "club_not_found", f"There is no club {club_id!r}.", "id")
+    actor = roster.actor_for(db, club, token)
+    if actor is None:
+        raise ApiError(403, "forbidden", "That token does not open this club.")
+    actor.require(action)
+    return club, actor
+
+
+def club_share_json(club: Club, owner_token: str) -> dict[str, Any]:
+    """The owner's view of the club's secrets: tokens, links per role, table code."""
+    keys = roster.club_secrets(owner_token, club.id)
+    return {
+        "token": owner_token,
+        "member_token": keys.member_token,
+        "viewer_token": keys.viewer_token,
+        "table_code": keys.table_code,
+        "links": {role: url_for("web.club_join", club_id=club.id, token=keys.for_role(role), _external=True)
+                  for role in roster.CLUB_ROLES},
+    }
+
+
+@bp.post("/clubs")
+def create_club() -> Any:
+    """``{name, currency, timezone?, members?}`` → 201 the club plus ``{token, member_token,
+    viewer_token, table_code, links}`` (the owner's token shown once)."""
+    data = load(ClubCreateSchema(), json_body())
+    db = get_session()
+    club, token = roster.create_club(db, name=data["name"], currency=data["currency"],
+                                     timezone=data["timezone"], members=data["members"])
+    response = jsonify(carry.club_json(db, club) | club_share_json(club, token))
+    response.headers["Location"] = url_for("api.get_club", club_id=club.id)
+    return response, 201
+
+
+@bp.post("/clubs/join")
+@limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
+def join_club() -> Any:
+    """``{"code"}`` (the club's table code) → 201 ``{id, token, role: "member"}``; 404
+    ``unknown_code``; rate-limited with the table code's budget (429)."""
+    code = load(ClubJoinSchema(), json_body())["code"]
+    joined = roster.join_by_code(get_session(), code, "api client")
+    if joined is None:
+        raise ApiError(404, "unknown_code", "No club has that code.", "code")
+    return jsonify({"id": joined[0].id, "token": joined[1], "role": "member"}), 201
+
+
+@bp.get("/clubs/<club_id>")
+def get_club(club_id: str) -> Any:
+    """``{id, name, currency, members, balances, settlement, nights}`` (any club role)."""
+    club, _actor = club_authorised(club_id)
+    return jsonify(carry.club_json(get_session(), club))
+
+
+@bp.get("/clubs/<club_id>/share")
+def share_club(club_id: str) -> Any:
+    """Owner (own link only): the tokens, links and table code again."""
+    club, _actor = club_authorised(club_id, "share")
+    token = bearer_token()
+    if token is None or not roster.is_owner_link(get_session(), club, token):
+        raise ApiError(403, "role_forbidden", "The club's links are kept by the owner's own link.")
+    return jsonify(club_share_json(club, token))
+
+
+@bp.post("/clubs/<club_id>/members")
+def add_member(club_id: str) -> Any:
+    """Owner or member: ``{name}`` → 201 ``{id, name}`` (200 when a member by that name, under
+    the NFC/casefold rule, is already on the roster)."""
+    club, actor = club_authorised(club_id, "roster")
+    member, created = roster.add_member(get_session(), club, load(MemberSchema(), json_body())["name"], actor)
+    return jsonify({"id": member.id, "name": member.name}), 201 if created else 200
+
+
+@bp.post("/clubs/<club_id>/members/<int(min=1, max=2147483647):member_id>/rename")
+def rename_member(club_id: str, member_id: int) -> Any:
+    """Owner: ``{name}`` → 200 ``{id, name}``: the member keeps their id, balance and nights;
+    422 ``duplicate_player`` when another member has that name; 404 ``member_not_found``."""
+    club, actor = club_authorised(club_id, "rename")
+    member = roster.rename_member(get_session(), club, member_id, load(MemberSchema(), json_body())["name"], actor)
+    return jsonify({"id": member.id, "name": member.name})
+
+
+@bp.get("/clubs/<club_id>/payments")
+def list_club_payments(club_id: str) -> Any:
+    """``{payments: [{id, from, to, amount, status, created_at}], balances}``."""
+    club, _actor = club_authorised(club_id)
+    db = get_session()
+    return jsonify({"payments": [carry.payment_json(db, p) for p in carry.payments_of(db, club)],
+                    "balances": carry.balances(db, club)})
+
+
+@bp.post("/clubs/<club_id>/payments")
+def record_club_payment(club_id: str) -> Any:
+    """Owner or member: ``{from, to, amount, confirm?}`` against the carried balances → 201 the
+    payment and the ``balances``; 422 ``invalid_payment``, ``overpayment``."""
+    club, actor = club_authorised(club_id, "pay")
+    data = load(ClubPaymentSchema(), json_body())
+    db = get_session()
+    payment = carry.record_payment(db, club, data["payer"], data["payee"], data["amount"], actor,
+                                   confirm=data["confirm"])
+    return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)}), 201
+
+
+@bp.post("/clubs/<club_id>/payments/<int(min=1, max=2147483647):payment_id>/void")
+def void_club_payment(club_id: str, payment_id: int) -> Any:
+    """Owner: void a club payment (kept, stops counting) → 200 it and the ``balances``."""
+    club, actor = club_authorised(club_id, "void_payment")
+    db = get_session()
+    payment = carry.void_payment(db, club, payment_id, actor)
+    return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)})
+
+
+@bp.post("/clubs/<club_id>/nights/<session_id>/token")
+def club_night_token(club_id: str, session_id: str) -> Any:
+    """Any club role: a token of one of the club's nights of this client's own → 201 ``{id,
+    token, role}`` (owner → ``host``, member → ``player``, viewer → ``viewer``); send it as the
+    night's bearer token. 404 ``session_not_found`` for a night outside this club."""
+    from flask import request
+
+    from ledger.clubs.night_access import night_role, night_token
+
+    club, actor = club_authorised(club_id)
+    label = " ".join(request.headers.get("X-Device", "").split())[:120] or "club api client"
+    night, token = night_token(get_session(), club, actor, session_id, label)
+    return jsonify({"id": night.id, "token": token, "role": night_role(actor)}), 201
+
+
+def create_club_night(data: dict[str, Any], raw: dict[str, Any]) -> Any:
+    """``POST /api/v1/sessions`` with ``"club"``: the club token opens the club (owner or
+    member); the night takes the club's currency and seats members from the roster → 201 as
+    for any night, plus ``club``."""
+    club, actor = club_authorised(data["club"], "start_night")
+    db = get_session()
+    night, token = carry.start_night(
+        db, club, actor, name=data["name"], currency=data["currency"], stake_minor=data["stake"],
+        rules=RuleSet.from_spec(data["ruleset"]), players=data["players"], first_dealer=data["first_dealer"],
+        timezone=data["timezone"] if "timezone" in raw else None)
+    body = ledger_night.session_json(db, night)
+    body["token"] = token
+    body.update(share_json(night, token))
+    body["recovery_code"] = access.table_secrets(token, night.id).recovery_code
+    body["club"] = club.id
+    response = jsonify(body)
+    response.headers["Location"] = url_for("api.get_night", session_id=night.id)
+    return response, 201
+
+
+def close_club_night(night: Any, actor: Any, carry_over: bool) -> None:
+    """``POST /api/v1/sessions/{id}/close`` with ``carry_over``: 422 ``invalid_entry`` naming
+    ``carry_over`` for a night outside clubs."""
+    db = get_session()
+    link = carry.club_night(db, night)
+    if link is None:
+        if carry_over:
+            raise ApiError(422, "invalid_entry", "This night is not part of a club, so nothing can be carried over.",
+                           "carry_over")
+        ledger_night.close_night(db, night, actor)
+        return
+    club = roster.find_club(db, link.club_id)
+    assert club is not None
+    carry.close_night(db, club, night, actor, carry_over)
+
+
+def _period() -> Any:
+    from flask import request
+
+    from ledger.api.club_schemas import StandingsQuerySchema
+    from ledger.clubs.standings import Period
+
+    query = load(StandingsQuerySchema(), request.args.to_dict())
+    return Period(query["date_from"], query["date_to"], query["last"])
+
+
+@bp.get("/clubs/<club_id>/standings")
+def club_standings(club_id: str) -> Any:
+    """``?from=YYYY-MM-DD&to=YYYY-MM-DD&last=N`` (each optional) → ``{members: [{member,
+    member_id, nights, hands, net, wins: {kind: int}, caught, best_night, worst_night,
+    average_per_night, cumulative}], nights: [{id, name, date}]}``; 422 ``invalid_entry``."""
+    from ledger.clubs.standings import standings
+
+    club, _actor = club_authorised(club_id)
+    return jsonify(standings(get_session(), club, _period()).to_json())
+
+
+@bp.get("/clubs/<club_id>/export.json")
+def export_club_json(club_id: str) -> Any:
+    """The whole club as one JSON document (any club role); POST it to ``/clubs/import``."""
+    from ledger.clubs.export import export_club
+
+    club, _actor = club_authorised(club_id)
+    return jsonify(export_club(get_session(), club))
+
+
+@bp.get("/clubs/<club_id>/export.csv")
+def export_club_csv(club_id: str) -> Any:
+    """``?table=members|nights|results|carries|payments|history`` (default results) as CSV,
+    formula-safe."""
+    from flask import Response, request
+
+    from ledger.api.club_schemas import ClubExportQuerySchema
+    from ledger.clubs.export import export_csv
+
+    club, _actor = club_authorised(club_id)
+    table = load(ClubExportQuerySchema(), request.args.to_dict())["table"]
+    response = Response(export_csv(get_session(), club, table), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="tonk-club-{club.id}-{table}.csv"'
+    return response
+
+
+@bp.post("/clubs/import")
+def import_club() -> Any:
+    """A document from ``GET /clubs/{id}/export.json`` → 201 the new club with new tokens
+    (``token``, ``member_token``, ``viewer_token``, ``table_code``, ``links``) and
+    ``night_tokens`` (a new host token per night); 422 ``invalid_entry``."""
+    from ledger.api.club_schemas import ClubImportSchema
+    from ledger.clubs.export import import_club as store
+
+    document = json_body()
+    load(ClubImportSchema(), document)
+    db = get_session()
+    club, token, night_tokens = store(db, document)
+    body = carry.club_json(db, club) | club_share_json(club, token) | {"night_tokens": night_tokens}
+    response = jsonify(body)
+    response.headers["Location"] = url_for("api.get_club", club_id=club.id)
+    return response, 201
+
+
+@bp.get("/clubs/<club_id>/statements/<int(min=1, max=2147483647):member_id>.pdf")
+def club_statement_pdf(club_id: str, member_id: int) -> Any:
+    """A member's season statement PDF for the period (``from``, ``to``, ``last`` as for the
+    standings; any club role); 404 ``member_not_found``."""
+    from ledger.clubs.season import season_report
+    from ledger.downloads import pdf_response
+    from ledger.statements.season import render_season_statement
+
+    club, _actor = club_authorised(club_id)
+    db = get_session()
+    member = roster.get_member(db, club, member_id)
+    report = season_report(db, club, _period())
+    return pdf_response(render_season_statement(report, member.name), f"{club.name}-{member.name}.pdf")
+
+
+@bp.get("/clubs/<club_id>/summary.pdf")
+def club_summary_pdf(club_id: str) -> Any:
+    """The club summary PDF for the period: standings, cumulative net chart, balances, plan."""
+    from ledger.clubs.season import season_report
+    from ledger.downloads import pdf_response
+    from ledger.statements.season import render_club_summary
+
+    club, _actor = club_authorised(club_id)
+    report = season_report(get_session(), club, _period())
+    return pdf_response(render_club_summary(report), f"{club.name}.pdf")

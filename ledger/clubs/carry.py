@@ -1,0 +1,276 @@
+"""Nights inside a club and the club's running balances.
+
+A night started inside a club takes the club's currency and seats members from the roster (a
+new name joins it; a name that matches a member under the NFC/casefold rule sits under that
+member's display name). Closing it says what happens to what is still owed after the night's
+payments (:func:`ledger.night.outstanding`): settled in cash (nothing carries) or carried into
+the club's running balances, one :class:`~ledger.clubs.models.ClubCarry` per member.
+
+A member's running balance is the sum of what their carried nights left them, plus what they
+paid against it, minus what they were paid (minor units; positive means the club owes them).
+The club's plan is the exact fewest-transfers settlement of those balances
+(:func:`ledger.settlement.settle`, proven minimal up to its exact bound, ``minimal`` false above).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ledger import night as ledger_night
+from ledger.access import Actor
+from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
+from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_name, members_of, NIGHT_ROLE
+from ledger.db import begin_write
+from ledger.models import AuditEvent, GameSession, utcnow
+from ledger.money import format_plain
+from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
+from ledger.rules import HandError, RuleSet
+from ledger.settlement import SettlementPlan, settle
+from ledger.timeline import seat_order
+
+
+def club_night(db: Session, night: GameSession) -> ClubNight | None:
+    """The night's club link, or ``None`` for a night outside clubs."""
+    return db.get(ClubNight, night.id)
+
+
+def seat_names(db: Session, club: Club, players: Sequence[str]) -> list[str]:
+    """``players`` with each name that matches a member (NFC/casefold) replaced by the member's
+    display name, so a night seats the same person under one name."""
+    out = []
+    for name in players:
+        member = member_by_name(db, club, name) if isinstance(name, str) else None
+        out.append(member.name if member is not None else name)
+    return out
+
+
+def start_night(
+    db: Session, club: Club, actor: ClubActor, *, name: str, currency: str | None, stake_minor: int,
+    rules: RuleSet, players: Sequence[str], first_dealer: str | None, timezone: str | None,
+) -> tuple[GameSession, str]:
+    """Open a night inside ``club`` (see :func:`ledger.night.create_night`) and return it with
+    its host token. Members sit from the roster; new names join it. Raises
+    :class:`HandError` 422 ``invalid_entry`` naming ``currency`` when another currency than the
+    club's is given, and whatever :func:`~ledger.night.create_night` raises;
+    :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
+    actor.require("start_night")
+    if currency is not None and currency.upper() != club.currency:
+        raise HandError("invalid_entry", f"This club plays in {club.currency}; a club night cannot use "
+                        f"{currency.upper()}.", "currency")
+    seated = seat_names(db, club, players)
+    dealer = seat_names(db, club, [first_dealer])[0] if first_dealer is not None else None
+    night, token = ledger_night.create_night(
+        db, name=name, currency=club.currency, stake_minor=stake_minor, rules=rules, players=seated,
+        first_dealer=dealer, timezone=timezone or club.timezone)
+    for _attempt in range(3):
+        begin_write(db)
+        db.add(ClubNight(session_id=night.id, club_id=club.id))
+        for seat in night.players:
+            member = join_roster(db, club, seat, actor, "players")
+            db.add(ClubSeat(session_id=night.id, member_id=member.id, name=seat))
+        club_event(db, club, actor, "night_started", after={"id": night.id, "name": night.name,
+                                                             "players": list(night.players)})
+        try:
+            db.commit()
+        except IntegrityError:  # another night added the same new member meanwhile: look again
+            db.rollback()
+            continue
+        return night, token
+    raise RuntimeError("could not seat the club night")
+
+
+def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = False,
+                 actor: ClubActor | None = None) -> dict[str, ClubMember]:
+    """Each name that sat at ``night`` (:func:`ledger.timeline.seat_order`) → its member.
+    Seats renamed during the night follow their ``player_renamed`` events; a player who sat in
+    under a new name is found on the roster by name, or with ``add`` (inside the caller's write
+    transaction) joins it and gets a seat row."""
+    by_name: dict[str, int] = {s.name: s.member_id for s in db.exec(
+        select(ClubSeat).where(ClubSeat.session_id == night.id))}
+    renames = db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id,
+                                               AuditEvent.action == "player_renamed").order_by(AuditEvent.id))
+    for event in renames:
+        old, new = event.detail.get("before", {}).get("name"), event.detail.get("after", {}).get("name")
+        if old in by_name:
+            by_name[new] = by_name.pop(old)
+    out: dict[str, ClubMember] = {}
+    for name in seat_order(night):
+        member = db.get(ClubMember, by_name[name]) if name in by_name else member_by_name(db, club, name)
+        if member is None and add:
+            member = join_roster(db, club, name, actor or ClubActor("owner"), "players")
+        if member is not None:
+            if add and name not in by_name:
+                db.add(ClubSeat(session_id=night.id, member_id=member.id, name=name))
+            out[name] = member
+    return out
+
+
+def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry_over: bool) -> GameSession:
+    """Close a club night (:func:`ledger.night.close_night`) and, in the same transaction, say
+    what happens to what is still owed: with ``carry_over`` each member's outstanding amount
+    joins their running club balance, else it was settled in cash. Closing again changes
+    nothing. Raises :class:`~ledger.access.AccessDenied` unless the night's host."""
+    if night.status == "closed":
+        return night
+
+    def carry() -> None:
+        link = db.get(ClubNight, night.id)
+        assert link is not None
+        link.carried = carry_over
+        db.add(link)
+        members = seat_members(db, club, night, add=True)
+        left = ledger_night.outstanding(db, night)
+        carried = {}
+        if carry_over:
+            for name, amount in left.items():
+                if amount:
+                    db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=members[name].id,
+                                     amount_minor=amount))
+                    carried[members[name].name] = amount
+        club_event(db, club, ClubActor(_club_role(actor.role)),
+                   "night_carried" if carry_over else "night_settled_in_cash",
+                   after={"id": night.id, "name": night.name, "carried": carried})
+
+    return ledger_night.close_night(db, night, actor, before_commit=carry)
+
+
+def _club_role(night_role: str) -> str:
+    return {night: club for club, night in NIGHT_ROLE.items()}.get(night_role, night_role)
+
+
+def nights_of(db: Session, club: Club) -> list[tuple[GameSession, ClubNight]]:
+    """The club's nights, oldest first, each with its link (``carried``)."""
+    rows = db.exec(select(GameSession, ClubNight).join(ClubNight, ClubNight.session_id == GameSession.id)
+                   .where(ClubNight.club_id == club.id).order_by(GameSession.created_at, GameSession.id))
+    return [(night, link) for night, link in rows]
+
+
+def carried_of(night: GameSession, link: ClubNight) -> bool:
+    """Whether a night's balance went into the club's: only a closed night that chose to."""
+    return night.status == "closed" and bool(link.carried)
+
+
+def payments_of(db: Session, club: Club) -> list[ClubPayment]:
+    return list(db.exec(select(ClubPayment).where(ClubPayment.club_id == club.id).order_by(ClubPayment.id)))
+
+
+def balances(db: Session, club: Club) -> dict[str, int]:
+    """Every member's running balance (minor units, sums to 0), roster order: what carried
+    nights left them, plus payments made, minus payments received."""
+    members = members_of(db, club)
+    by_id = {m.id: m.name for m in members}
+    out = {m.name: 0 for m in members}
+    for carry in db.exec(select(ClubCarry).where(ClubCarry.club_id == club.id)):
+        out[by_id[carry.member_id]] += carry.amount_minor
+    for payment in payments_of(db, club):
+        if payment.status == "counted":
+            out[by_id[payment.payer_id]] += payment.amount_minor
+            out[by_id[payment.payee_id]] -= payment.amount_minor
+    return out
+
+
+def settlement_plan(db: Session, club: Club) -> SettlementPlan:
+    """The fewest transfers that clear the club's running balances (exact, ``minimal`` honest)."""
+    return settle(balances(db, club))
+
+
+def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor: int, actor: ClubActor,
+                   *, confirm: bool = False) -> ClubPayment:
+    """Record money handed over against the club balances (committed; partial allowed).
+    Without ``confirm`` it must be owed: the payer's balance is at least ``amount_minor`` in
+    debt and the payee's at least that much in credit. Raises :class:`NightError` 422
+    ``invalid_payment`` (field ``from``/``to``/``amount``: not a member, paying oneself, not a
+    positive amount, a total past ±(2**53 − 1)), 422 ``overpayment`` (with ``owes``, ``owed``);
+    :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
+    actor.require("pay")
+    found: dict[str, ClubMember] = {}
+    for field, name in (("from", payer), ("to", payee)):
+        member = member_by_name(db, club, name) if isinstance(name, str) else None
+        if member is None:
+            raise NightError(422, "invalid_payment", f"{name} is not a member of this club.", field)
+        found[field] = member
+    if found["from"].id == found["to"].id:
+        raise NightError(422, "invalid_payment", "A member cannot pay themselves.", "to")
+    if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
+        raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
+    begin_write(db)
+    db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()  # queues concurrent payments
+    left = balances(db, club)
+    payer_name, payee_name = found["from"].name, found["to"].name
+    owes, owed = max(-left[payer_name], 0), max(left[payee_name], 0)
+    if not confirm and amount_minor > min(owes, owed):
+        db.rollback()
+        amount = f"{format_plain(amount_minor, club.currency)} {club.currency}"
+        if owes == 0:
+            message, field = f"{payer_name} owes the club nothing; send confirm to record {amount} anyway.", "from"
+        elif owed == 0:
+            message, field = f"{payee_name} is owed nothing; send confirm to record {amount} anyway.", "to"
+        else:
+            most = f"{format_plain(min(owes, owed), club.currency)} {club.currency}"
+            message, field = f"At most {most} is owed between {payer_name} and {payee_name}; send confirm to " \
+                             f"record {amount} anyway.", "amount"
+        raise NightError(422, "overpayment", message, field, {"owes": owes, "owed": owed, "amount": amount_minor})
+    if max(abs(left[payer_name] + amount_minor), abs(left[payee_name] - amount_minor)) > MAX_EXACT_TOTAL:
+        db.rollback()
+        raise NightError(422, "invalid_payment",
+                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
+    payment = ClubPayment(club_id=club.id, payer_id=found["from"].id, payee_id=found["to"].id,
+                          amount_minor=amount_minor)
+    db.add(payment)
+    db.flush()
+    club_event(db, club, actor, "payment_recorded", after=payment_json(db, payment))
+    db.commit()
+    return payment
+
+
+def void_payment(db: Session, club: Club, payment_id: int, actor: ClubActor) -> ClubPayment:
+    """Void a club payment (kept, stops counting; committed). Raises :class:`NightError` 404
+    ``payment_not_found``; :class:`~ledger.clubs.roster.ClubAccessDenied` unless owner."""
+    actor.require("void_payment")
+    payment = db.get(ClubPayment, payment_id)
+    if payment is None or payment.club_id != club.id:
+        raise NightError(404, "payment_not_found", f"This club has no payment {payment_id}.", "payment_id")
+    if payment.status == "voided":
+        return payment
+    begin_write(db)
+    before = payment_json(db, payment)
+    payment.status, payment.voided_at = "voided", utcnow()
+    db.add(payment)
+    club_event(db, club, actor, "payment_voided", before=before, after=payment_json(db, payment))
+    db.commit()
+    return payment
+
+
+def payment_json(db: Session, payment: ClubPayment) -> dict[str, Any]:
+    """``{id, from, to, from_id, to_id, amount, status, created_at}`` (names as they are now)."""
+    payer, payee = db.get(ClubMember, payment.payer_id), db.get(ClubMember, payment.payee_id)
+    assert payer is not None and payee is not None
+    return {"id": payment.id, "from": payer.name, "to": payee.name, "from_id": payer.id, "to_id": payee.id,
+            "amount": payment.amount_minor, "status": payment.status, "created_at": payment.created_at.isoformat()}
+
+
+def club_json(db: Session, club: Club) -> dict[str, Any]:
+    """The club as ``GET /api/v1/clubs/{id}`` shows it: ``{id, name, currency, timezone,
+    members: [{id, name}], balances: {name: int}, settlement: {transfers, transfer_count,
+    minimal}, nights: [{id, name, started_at, closed_at, carried, status}]}``."""
+    return {
+        "id": club.id,
+        "name": club.name,
+        "currency": club.currency,
+        "timezone": club.timezone,
+        "members": [{"id": m.id, "name": m.name} for m in members_of(db, club)],
+        "balances": balances(db, club),
+        "settlement": settlement_plan(db, club).to_json(),
+        "nights": [{"id": n.id, "name": n.name, "started_at": n.created_at.isoformat(),
+                    "closed_at": n.closed_at.isoformat() if n.closed_at else None,
+                    "carried": carried_of(n, link), "status": n.status} for n, link in nights_of(db, club)],
+    }
+
+
+def outstanding_by_member(db: Session, club: Club, night: GameSession) -> Mapping[str, int]:
+    """What each member still owed or was owed at ``night`` (by the member's current name)."""
+    members = seat_members(db, club, night)
+    return {members[name].name if name in members else name: amount
+            for name, amount in ledger_night.outstanding(db, night).items()}

@@ -1,0 +1,128 @@
+"""Storage tables of clubs (SQLModel): the club, its members, its keys, which nights belong to
+it (and who sat there as which member), what each closed night carried, payments against the
+carried balances, and the club's audit events.
+
+Money columns are ``*_minor`` integers. Rows are never deleted: a voided payment keeps its row.
+A member keeps one ``id`` across renames; ``name_key`` (the NFC, casefolded name) is unique per
+club, so two members cannot share a display name.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from ledger.models import _utc_column, utcnow
+
+
+class Club(SQLModel, table=True):
+    """A named group with one ``currency`` (every night of the club is played in it) and the
+    IANA ``timezone`` its dates are read in (standings periods, statements)."""
+
+    __tablename__ = "club"
+
+    id: str = Field(primary_key=True, max_length=32)
+    name: str = Field(max_length=120)
+    currency: str = Field(max_length=3)
+    timezone: str = Field(default="UTC", max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+
+
+class ClubMember(SQLModel, table=True):
+    """One person on a club's roster: ``name`` is the current display name, ``name_key`` its
+    NFC casefolded form (unique per club)."""
+
+    __tablename__ = "club_member"
+    __table_args__ = (UniqueConstraint("club_id", "name_key", name="uq_club_member_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
+    name: str = Field(max_length=80)
+    name_key: str = Field(max_length=80)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+
+
+class ClubKey(SQLModel, table=True):
+    """A credential for one club: ``role`` is ``owner``, ``member`` or ``viewer``; ``kind`` is
+    ``link`` (a bearer token) or ``code`` (the short table code, exchanged for a member token),
+    or ``device`` (a token minted for a phone that joined by code). Only hashes are stored."""
+
+    __tablename__ = "club_key"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
+    role: str = Field(max_length=16)
+    kind: str = Field(max_length=16)
+    secret_hash: str = Field(max_length=64, unique=True, index=True)
+    label: str = Field(default="", max_length=120)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+
+
+class ClubNight(SQLModel, table=True):
+    """A night played inside a club. ``carried`` is ``None`` while the night is open, then
+    ``True`` (what was still owed went into the club balances) or ``False`` (settled in cash)."""
+
+    __tablename__ = "club_night"
+
+    session_id: str = Field(foreign_key="game_session.id", primary_key=True, max_length=32)
+    club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
+    carried: bool | None = Field(default=None)
+
+
+class ClubSeat(SQLModel, table=True):
+    """Who sat at a club night as which member: ``name`` is the seat's name at that night."""
+
+    __tablename__ = "club_seat"
+    __table_args__ = (UniqueConstraint("session_id", "member_id", name="uq_club_seat_member"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
+    member_id: int = Field(foreign_key="club_member.id", index=True)
+    name: str = Field(max_length=80)
+
+
+class ClubCarry(SQLModel, table=True):
+    """What one member still owed (negative) or was owed (positive) when a night closed with
+    carry-over, ``amount_minor``, now part of their running club balance."""
+
+    __tablename__ = "club_carry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
+    session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
+    member_id: int = Field(foreign_key="club_member.id")
+    amount_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+
+
+class ClubPayment(SQLModel, table=True):
+    """Money handed over against the club balances: ``payer_id`` gave ``payee_id``
+    ``amount_minor`` (positive). ``status`` is ``counted`` or ``voided``."""
+
+    __tablename__ = "club_payment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
+    payer_id: int = Field(foreign_key="club_member.id")
+    payee_id: int = Field(foreign_key="club_member.id")
+    amount_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(default="counted", max_length=16)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
+
+
+class ClubEvent(SQLModel, table=True):
+    """Something that changed a club: ``action`` (``club_created``, ``member_added``,
+    ``member_renamed``, ``night_started``, ``night_carried``, ``night_settled_in_cash``,
+    ``payment_recorded``, ``payment_voided``), who did it and ``detail`` (before/after)."""
+
+    __tablename__ = "club_event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
+    action: str = Field(max_length=40)
+    actor_role: str = Field(default="", max_length=16)
+    detail: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())

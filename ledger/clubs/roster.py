@@ -1,0 +1,258 @@
+"""A club, its roster and its keys: create a club, find it by token, add and rename members.
+
+Roles (as at a night): the ``owner`` may do everything (correct the roster, void payments, see
+the links again), a ``member`` starts and records nights and records payments, a ``viewer``
+only reads. The owner's token is random; the member and viewer tokens and the table code are
+derived from it with HMAC (as :mod:`ledger.access` does for a night), and only SHA-256 hashes
+are stored. A member keeps one id across renames; two members of a club cannot share a display
+name under the seats' rule (NFC, trimmed, then casefolded: :func:`name_key`).
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ledger import access
+from ledger.access import AccessDenied
+from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
+from ledger.db import begin_write
+from ledger.money import minor_digits
+from ledger.names import clean_name, normalise_name
+from ledger.night import NightError
+from ledger.rules import HandError
+from ledger.zones import DEFAULT_ZONE, is_known_zone
+
+CLUB_ROLES = ("owner", "member", "viewer")
+MAX_MEMBER_NAME = 80
+CLUB_PERMISSIONS: dict[str, frozenset[str]] = {
+    "owner": frozenset({"read", "start_night", "pay", "void_payment", "roster", "rename", "share"}),
+    "member": frozenset({"read", "start_night", "pay", "roster"}),
+    "viewer": frozenset({"read"}),
+}
+NIGHT_ROLE = {"owner": "host", "member": "player", "viewer": "viewer"}  # a club role at the club's nights
+
+
+class ClubAccessDenied(AccessDenied):
+    """The club token's role may not do ``action`` (HTTP 403 ``role_forbidden``)."""
+
+    def __init__(self, role: str, action: str) -> None:
+        super().__init__(role, action)
+        self.args = (f"A club {role} cannot {action.replace('_', ' ')}; ask the club's owner.",)
+
+
+@dataclass(frozen=True, slots=True)
+class ClubActor:
+    """Who acts on a club: ``role`` (owner, member, viewer) and the key used."""
+
+    role: str
+    key_id: int | None = None
+
+    def can(self, action: str) -> bool:
+        return action in CLUB_PERMISSIONS.get(self.role, frozenset())
+
+    def require(self, action: str) -> None:
+        """Raises :class:`ClubAccessDenied` unless this role may do ``action``."""
+        if not self.can(action):
+            raise ClubAccessDenied(self.role, action)
+
+
+CLUB_SYSTEM = ClubActor("owner")
+
+
+@dataclass(frozen=True, slots=True)
+class ClubSecrets:
+    """A club's secrets as only its owner sees them."""
+
+    owner_token: str
+    member_token: str
+    viewer_token: str
+    table_code: str
+
+    def for_role(self, role: str) -> str:
+        return {"owner": self.owner_token, "member": self.member_token, "viewer": self.viewer_token}[role]
+
+
+def club_secrets(owner_token: str, club_id: str) -> ClubSecrets:
+    """The member and viewer tokens and the table code derived from the owner's token."""
+    scope = f"club:{club_id}"
+    return ClubSecrets(
+        owner_token=owner_token,
+        member_token=access.derived_token(owner_token, scope, "member"),
+        viewer_token=access.derived_token(owner_token, scope, "viewer"),
+        table_code=access.derived_code(owner_token, scope),
+    )
+
+
+def club_code_hash(code: str) -> str:
+    return access.hash_secret("club-code:" + access.normalise_code(code))
+
+
+def name_key(name: str) -> str:
+    """The form two display names are compared in: NFC, trimmed, casefolded."""
+    return normalise_name(name).casefold()
+
+
+def club_event(db: Session, club: Club, actor: ClubActor, action: str, **detail: Any) -> None:
+    """Add a club audit event (the caller commits with the change it describes)."""
+    db.add(ClubEvent(club_id=club.id, action=action, actor_role=actor.role, detail=detail))
+
+
+def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAULT_ZONE,
+                members: Sequence[str] = ()) -> tuple[Club, str]:
+    """Open a club and return it with the owner's secret token (committed).
+
+    Raises :class:`HandError` ``invalid_entry`` naming ``name``, ``currency`` (not an ISO 4217
+    code), ``timezone`` (not an IANA name) or ``members[i]`` (a bad or repeated name).
+    """
+    name = clean_name(name, "name", 120)
+    currency = currency.upper()
+    try:
+        minor_digits(currency)
+    except ValueError as exc:
+        raise HandError("invalid_entry", str(exc), "currency") from None
+    if not is_known_zone(timezone):
+        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
+    cleaned = [clean_name(m, f"members[{i}]", MAX_MEMBER_NAME) for i, m in enumerate(members)]
+    seen: dict[str, str] = {}
+    for index, member in enumerate(cleaned):
+        if name_key(member) in seen:
+            raise HandError("duplicate_player", f"{member} and {seen[name_key(member)]} are the same name in a club; "
+                            "give members names that are easy to tell apart.", f"members[{index}]")
+        seen[name_key(member)] = member
+    for _attempt in range(5):
+        begin_write(db)
+        token = access.new_host_token()
+        club = Club(id=secrets.token_urlsafe(9), name=name, currency=currency, timezone=timezone)
+        db.add(club)
+        db.flush()
+        add_keys(db, club, club_secrets(token, club.id))
+        for member in cleaned:
+            db.add(ClubMember(club_id=club.id, name=member, name_key=name_key(member)))
+        club_event(db, club, CLUB_SYSTEM, "club_created", after={
+            "name": name, "currency": currency, "timezone": timezone, "members": cleaned})
+        try:
+            db.commit()
+        except IntegrityError:  # a table code shared with another club: draw new secrets
+            db.rollback()
+            continue
+        return club, token
+    raise RuntimeError("could not draw unique club secrets")
+
+
+def add_keys(db: Session, club: Club, keys: ClubSecrets) -> None:
+    """Store the hashed secrets of a club (the caller commits)."""
+    for role in CLUB_ROLES:
+        db.add(ClubKey(club_id=club.id, role=role, kind="link", secret_hash=access.hash_secret(keys.for_role(role)),
+                       label=f"{role} link"))
+    db.add(ClubKey(club_id=club.id, role="member", kind="code", secret_hash=club_code_hash(keys.table_code),
+                   label="table code"))
+
+
+def actor_for(db: Session, club: Club, token: str | None) -> ClubActor | None:
+    """The :class:`ClubActor` a bearer token makes of its holder at ``club``, or ``None``."""
+    if not token:
+        return None
+    key = db.exec(select(ClubKey).where(ClubKey.secret_hash == access.hash_secret(token))).first()
+    if key is None or key.club_id != club.id or key.kind not in ("link", "device"):
+        return None
+    return ClubActor(key.role, key.id)
+
+
+def is_owner_link(db: Session, club: Club, token: str | None) -> bool:
+    """Whether ``token`` is the club's own owner token (the one its links derive from)."""
+    if not token:
+        return False
+    key = db.exec(select(ClubKey).where(ClubKey.secret_hash == access.hash_secret(token))).first()
+    return key is not None and key.club_id == club.id and key.kind == "link" and key.role == "owner"
+
+
+def join_by_code(db: Session, code: str, label: str = "") -> tuple[Club, str] | None:
+    """Exchange a typed club table code for a member token of this phone's own (committed), or
+    ``None`` when no club has that code."""
+    key = db.exec(select(ClubKey).where(ClubKey.secret_hash == club_code_hash(code), ClubKey.kind == "code")).first()
+    if key is None:
+        return None
+    club = db.get(Club, key.club_id)
+    if club is None:
+        return None
+    token = secrets.token_urlsafe(24)
+    begin_write(db)
+    db.add(ClubKey(club_id=club.id, role="member", kind="device", secret_hash=access.hash_secret(token),
+                   label=(label or "phone")[:120]))
+    db.commit()
+    return club, token
+
+
+def members_of(db: Session, club: Club) -> list[ClubMember]:
+    """The roster in the order members joined."""
+    return list(db.exec(select(ClubMember).where(ClubMember.club_id == club.id).order_by(ClubMember.id)))
+
+
+def member_by_name(db: Session, club: Club, name: str) -> ClubMember | None:
+    return db.exec(select(ClubMember).where(ClubMember.club_id == club.id,
+                                            ClubMember.name_key == name_key(name))).first()
+
+
+def get_member(db: Session, club: Club, member_id: int) -> ClubMember:
+    """Raises :class:`NightError` 404 ``member_not_found``."""
+    member = db.get(ClubMember, member_id)
+    if member is None or member.club_id != club.id:
+        raise NightError(404, "member_not_found", f"This club has no member {member_id}.", "member_id")
+    return member
+
+
+def join_roster(db: Session, club: Club, name: str, actor: ClubActor, field: str = "name") -> ClubMember:
+    """The member called ``name`` (by :func:`name_key`), added to the roster when new. Inside
+    the caller's write transaction (it commits). Raises :class:`HandError` ``invalid_entry``."""
+    cleaned = clean_name(name, field, MAX_MEMBER_NAME)
+    member = member_by_name(db, club, cleaned)
+    if member is None:
+        member = ClubMember(club_id=club.id, name=cleaned, name_key=name_key(cleaned))
+        db.add(member)
+        db.flush()
+        club_event(db, club, actor, "member_added", after={"id": member.id, "name": cleaned})
+    return member
+
+
+def add_member(db: Session, club: Club, name: str, actor: ClubActor) -> tuple[ClubMember, bool]:
+    """Add ``name`` to the roster (committed) → ``(member, created)``; an existing member by
+    that name (NFC/casefold) is returned with ``created`` False. Raises :class:`ClubAccessDenied`
+    for a viewer, :class:`HandError` ``invalid_entry`` for a bad name."""
+    actor.require("roster")
+    existing = member_by_name(db, club, clean_name(name, "name", MAX_MEMBER_NAME))
+    if existing is not None:
+        return existing, False
+    begin_write(db)
+    member = join_roster(db, club, name, actor)
+    db.commit()
+    return member, True
+
+
+def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor: ClubActor) -> ClubMember:
+    """Give a member a new display name (committed); they keep their id, balance and history.
+    Raises :class:`NightError` 404 ``member_not_found``, :class:`HandError` ``duplicate_player``
+    (field ``name``) when another member already has that name; :class:`ClubAccessDenied`
+    unless owner."""
+    actor.require("rename")
+    member = get_member(db, club, member_id)
+    cleaned = clean_name(new_name, "name", MAX_MEMBER_NAME)
+    other = member_by_name(db, club, cleaned)
+    if other is not None and other.id != member.id:
+        raise HandError("duplicate_player", f"{other.name} is already a member of this club; "
+                        "choose a name that is easy to tell apart.", "name")
+    begin_write(db)
+    before = member.name
+    member.name, member.name_key = cleaned, name_key(cleaned)
+    db.add(member)
+    club_event(db, club, actor, "member_renamed", before={"id": member.id, "name": before},
+               after={"id": member.id, "name": cleaned})
+    db.commit()
+    return member
+
+
+def find_club(db: Session, club_id: str) -> Club | None:
+    return db.get(Club, club_id)

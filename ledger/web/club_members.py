@@ -1,0 +1,60 @@
+"""The club's roster on the phone (issue 9): add a member (owner or member) and rename one
+(owner only; the member keeps one identity: id, balance and nights). Names follow the seats'
+rule (NFC, trimmed, casefolded, :func:`ledger.clubs.roster.name_key`): a name another member
+already has is refused with the API's sentence, beside the field, with what was typed kept.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, request, url_for
+
+from ledger.clubs import roster
+from ledger.db import get_session
+from ledger.names import clean_name
+from ledger.night import NightError
+from ledger.rules import HandError
+from ledger.web.blueprint import bp
+from ledger.web.club_pages import club_view, club_authorised
+
+DUPLICATE = "{name} is already a member of this club; choose a name that is easy to tell apart."
+
+
+@bp.post("/c/<club_id>/members")
+def club_add_member(club_id: str) -> Any:
+    """Add ``name`` to the roster (owner or member) and come back to the club page; a name
+    already on the roster, or not a name, is refused (422) with the typed name kept."""
+    club, actor = club_authorised(club_id, "roster")
+    typed = request.form.get("name", "")[:200]
+    db = get_session()
+    try:
+        existing = roster.member_by_name(db, club, clean_name(typed, "name", roster.MAX_MEMBER_NAME))
+        if existing is not None:
+            raise HandError("duplicate_player", DUPLICATE.format(name=existing.name), "name")
+        member, _created = roster.add_member(db, club, typed, actor)
+    except HandError as err:
+        return club_view(club, actor, extra={"member_form": {"name": typed}, "member_errors": {"new": err.message}}), 422
+    flash(f"{member.name} joined {club.name}.", "success")
+    return redirect(url_for("web.club_page", club_id=club.id) + "#club-members")
+
+
+@bp.post("/c/<club_id>/members/<int(min=1, max=2147483647):member_id>/rename")
+def club_rename_member(club_id: str, member_id: int) -> Any:
+    """Owner: give member ``member_id`` the typed ``name``; their balance, nights and statements
+    follow them. A name another member has is refused (422) beside that member's field."""
+    club, actor = club_authorised(club_id, "rename")
+    typed = request.form.get("name", "")[:200]
+    db = get_session()
+    try:
+        before = roster.get_member(db, club, member_id).name
+        member = roster.rename_member(db, club, member_id, typed, actor)
+    except NightError:
+        abort(404)
+    except HandError as err:
+        extra = {"rename_form": {member_id: typed}, "member_errors": {member_id: err.message}}
+        return club_view(club, actor, extra=extra), 422
+    if member.name == before:
+        flash(f"{member.name} keeps the same name.", "success")
+    else:
+        flash(f"{before} is now called {member.name}; their balance and nights go with them.", "success")
+    return redirect(url_for("web.club_page", club_id=club.id) + "#club-members")

@@ -1,0 +1,117 @@
+"""The club's standings page (issue 9): a period picker (all time, between two dates, the last
+N nights), the table (nights, hands, wins by kind, times caught, net, best and worst night,
+average per night), each member's cumulative net by night as small multiples
+(:mod:`ledger.web.club_chart`), and the season statement PDF of each member and the club
+summary PDF for the same period.
+
+The period is read from ``period`` (``all``, ``dates``, ``last``) with ``from``/``to``
+(YYYY-MM-DD, the club's time zone) and ``last`` (N); without ``period`` it follows the
+parameters given, as the API does. A refused period keeps what was typed beside its field and
+shows all time (422).
+"""
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Mapping
+
+from flask import render_template, request
+
+from ledger.clubs import roster
+from ledger.clubs.standings import Period, standings
+from ledger.db import get_session
+from ledger.web.blueprint import bp
+from ledger.web.club_chart import panels
+from ledger.web.club_pages import club_authorised
+
+WIN_LABELS = (("deal_tonk", "Tonk on the deal"), ("tonk_out", "Tonk out"), ("discard_out", "Out by discard"),
+              ("knock", "Knock won"), ("catch", "Caught a knock"), ("dry_stock", "Dry stock"),
+              ("double_double", "Double-double"))
+MODES = ("all", "dates", "last")
+MOST_NIGHTS = 10**6
+
+
+def read_period(args: Mapping[str, str]) -> tuple[Period, dict[str, str], dict[str, str]]:
+    """``(period, typed, errors)`` from the picker's query parameters."""
+    typed = {key: str(args.get(key, ""))[:20].strip() for key in ("period", "from", "to", "last")}
+    if typed["period"] not in MODES:
+        typed["period"] = "last" if typed["last"] else "dates" if typed["from"] or typed["to"] else "all"
+    errors: dict[str, str] = {}
+    if typed["period"] == "all":
+        return Period(), typed, errors
+    if typed["period"] == "last":
+        text = typed["last"]
+        if not (text.isdigit() and 0 < int(text) < MOST_NIGHTS):
+            errors["last"] = "Type how many nights to count, a whole number from 1."
+            return Period(), typed, errors
+        return Period(last=int(text)), typed, errors
+    days: dict[str, date | None] = {}
+    for key in ("from", "to"):
+        try:
+            days[key] = date.fromisoformat(typed[key]) if typed[key] else None
+        except ValueError:
+            errors[key] = "Type the date as year-month-day, such as 2026-01-31."
+    if errors:
+        return Period(), typed, errors
+    if days["from"] and days["to"] and days["from"] > days["to"]:
+        errors["to"] = "The end date is before the start date."
+        return Period(), typed, errors
+    return Period(days["from"], days["to"]), typed, errors
+
+
+def period_query(period: Period) -> dict[str, str]:
+    """The query parameters that name ``period`` (for the PDF links and the API)."""
+    query = {}
+    if period.date_from:
+        query["from"] = period.date_from.isoformat()
+    if period.date_to:
+        query["to"] = period.date_to.isoformat()
+    if period.last:
+        query["last"] = str(period.last)
+    return query
+
+
+@bp.get("/c/<club_id>/standings")
+def club_standings_page(club_id: str) -> Any:
+    """Standings, chart and PDF links for the chosen period (any club role)."""
+    club, actor = club_authorised(club_id)
+    period, typed, errors = read_period(request.args)
+    table = standings(get_session(), club, period)
+    body = table.to_json()
+    charts = panels([(s.name, s.member_id, table.cumulative(s)) for s in table.members if s.lines])
+    page = render_template("club_standings.html", club=club, actor=actor, table=body, period=period, typed=typed,
+                           errors=errors, kinds=WIN_LABELS, charts=charts, query=period_query(period))
+    return page, (422 if errors else 200)
+
+
+@bp.get("/c/<club_id>/statements/<int(min=1, max=2147483647):member_id>.pdf")
+def club_member_statement(club_id: str, member_id: int) -> Any:
+    """A member's season statement PDF for the period (any club role); 404 for another club's
+    member."""
+    from flask import abort
+
+    from ledger.clubs.season import season_report
+    from ledger.downloads import pdf_response
+    from ledger.night import NightError
+    from ledger.statements.season import render_season_statement
+
+    club, _actor = club_authorised(club_id)
+    db = get_session()
+    try:
+        member = roster.get_member(db, club, member_id)
+    except NightError:
+        abort(404)
+    period, _typed, _errors = read_period(request.args)
+    report = season_report(db, club, period)
+    return pdf_response(render_season_statement(report, member.name), f"{club.name}-{member.name}.pdf")
+
+
+@bp.get("/c/<club_id>/summary.pdf")
+def club_summary(club_id: str) -> Any:
+    """The club summary PDF for the period (all time by default) for any club role."""
+    from ledger.clubs.season import season_report
+    from ledger.downloads import pdf_response
+    from ledger.statements.season import render_club_summary
+
+    club, _actor = club_authorised(club_id)
+    period, _typed, _errors = read_period(request.args)
+    return pdf_response(render_club_summary(season_report(get_session(), club, period)), f"{club.name}.pdf")
