@@ -206,6 +206,7 @@ def device_token_for_link(db: Session, night: GameSession, link_token: str, labe
     if key is None or key.kind != "link" or key.role == "host":
         return None
     token = secrets.token_urlsafe(24)
+    begin_write(db)
     db.add(AccessKey(session_id=night.id, role=key.role, kind="device", secret_hash=hash_secret(token),
                      label=(label or "phone")[:120]))
     db.commit()

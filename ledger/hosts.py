@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 
 from ledger import access
 from ledger.access import Actor
+from ledger.db import begin_write
 from ledger.models import AccessKey, AuditEvent, GameSession
 from ledger.night import NightError, audit
 
@@ -73,6 +74,7 @@ def make_cohost(db: Session, night: GameSession, phone_id: int, actor: Actor) ->
     if key is None or key.session_id != night.id or key.revoked_at is not None or key.kind != "device":
         raise NightError(404, "phone_not_found", "That phone has not joined this night.", "phone")
     if key.role != "host":
+        begin_write(db)
         before = key.role
         key.role = "host"
         db.add(key)
@@ -105,6 +107,7 @@ def recover_host(db: Session, code: str, device: str = "", night: GameSession | 
         return None
     host_key = access.key_for(db, found, token)
     assert host_key is not None
+    begin_write(db)
     audit(db, found, Actor("host", host_key.id, device[:120]), "host_recovered",
           after={"device": device[:120]})
     db.commit()
