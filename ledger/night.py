@@ -11,11 +11,11 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access
+from ledger import access, figures
 from ledger.db import begin_write
 from ledger.access import SYSTEM, Actor
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
@@ -27,7 +27,7 @@ from ledger.rules.describe import describe_hand
 from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_stake, check_table
 from ledger.settlement import SettlementPlan, settle_after_payments
-from ledger.timeline import roster_json, rotate, seat_order, stake_changes
+from ledger.timeline import roster_json, roster_of, rotate, seat_order, stake_changes
 from ledger.transfers import Transfer
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -131,9 +131,11 @@ def create_night(
             roster=list(seated),
             first_dealer=dealer,
             timezone=timezone,
+            stakes=figures.opening_stakes(stake_minor),
         )
         db.add(night)
         db.flush()
+        figures.players_seated(db, night, seated)
         access.add_keys(db, night, access.table_secrets(token, night.id))
         audit(db, night, SYSTEM, "session_created", after={
             "name": night.name, "players": night.players, "stake_minor": stake_minor,
@@ -255,6 +257,8 @@ def record_hand(
             db.rollback()
             _refuse_number(db, night, submission.number, number)
         hand = store_version(db, night, number, 1, dealer, submission, result)
+        figures.hand_recorded(db, night, number, hand.players,
+                              [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
         audit(db, night, actor, "hand_recorded", hand_number=number,
               after={"dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
@@ -339,6 +343,7 @@ def amend_hand(
         if existing is not None and night.status == "open":
             raise _key_reused(existing)
     begin_write(db)
+    figures.lock(db, night)  # amendments, voids and seat fixes of this night queue here
     current = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -361,6 +366,7 @@ def amend_hand(
         db.flush()
         hand = store_version(db, night, number, version + 1, dealer, submission, result,
                               players=current.players, stake_minor=current.stake_minor)
+        figures.hands_replaced(db, night, [current], [hand])
         audit(db, night, actor, "hand_amended", hand_number=number, before=before,
               after={"version": hand.version, "dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
@@ -446,6 +452,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     """
     actor.require("void")
     begin_write(db)
+    figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -454,6 +461,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     hand.status = "voided"
     hand.voided_at = utcnow()
     db.add(hand)
+    figures.hand_voided(db, night, hand)
     audit(db, night, actor, "hand_voided", hand_number=number,
           before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
           **({"undo": True} if undo else {}))
@@ -466,6 +474,8 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
     changes nothing. Raises :class:`NightError` 404 ``hand_not_found``, 409 ``session_closed``;
     :class:`AccessDenied` unless host."""
     actor.require("restore")
+    begin_write(db)
+    figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -474,6 +484,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
     hand.status = "counted"
     hand.voided_at = None
     db.add(hand)
+    figures.hand_restored(db, night, hand)
     audit(db, night, actor, "hand_restored", hand_number=number,
           before={"status": "voided"}, after={"status": "counted", "net": hand.result.get("net")})
     db.commit()
@@ -531,8 +542,11 @@ def close_night(db: Session, night: GameSession, actor: Actor = SYSTEM) -> GameS
 
 # -- reading ---------------------------------------------------------------------------------------
 def get_hand(db: Session, night: GameSession, number: int) -> Hand:
+    """The current version of hand ``number`` (read afresh). Raises :class:`NightError` 404
+    ``hand_not_found``."""
     hand = db.exec(select(Hand).where(
-        Hand.session_id == night.id, Hand.number == number, Hand.status != "superseded")).first()
+        Hand.session_id == night.id, Hand.number == number, Hand.status != "superseded")
+        .execution_options(populate_existing=True)).first()
     if hand is None:
         raise NightError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
     return hand
@@ -549,18 +563,9 @@ def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> 
 
 def balances(db: Session, night: GameSession) -> dict[str, int]:
     """Each player's running net over the counted hands, minor units (sums to 0): everyone who
-    ever sat, seated or not, in :func:`ledger.timeline.seat_order` (current seats first)."""
-    net = {p: 0 for p in seat_order(night)}
-    rows = db.exec(
-        select(HandTransfer.payer, HandTransfer.payee, func.sum(HandTransfer.amount_minor))
-        .join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
-        .where(Hand.session_id == night.id, Hand.status == "counted")
-        .group_by(HandTransfer.payer, HandTransfer.payee)
-    )
-    for payer, payee, amount in rows:
-        net[payer] -= int(amount)
-        net[payee] += int(amount)
-    return net
+    ever sat, seated or not, in :func:`ledger.timeline.seat_order` (current seats first). Kept
+    by :mod:`ledger.figures` (:func:`ledger.figures.recompute` works it out from the hands)."""
+    return figures.balances(db, night)
 
 
 def next_number(db: Session, night: GameSession) -> int:
@@ -569,10 +574,8 @@ def next_number(db: Session, night: GameSession) -> int:
 
 
 def hand_count(db: Session, night: GameSession) -> int:
-    """Counted hands, redeals included."""
-    return int(db.exec(
-        select(func.count()).select_from(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
-    ).one())
+    """Counted hands, redeals included (kept by :mod:`ledger.figures`)."""
+    return figures.counted_hands(db, night)
 
 
 def next_dealer(db: Session, night: GameSession) -> str:
@@ -581,7 +584,7 @@ def next_dealer(db: Session, night: GameSession) -> str:
     (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
     last = db.exec(
         select(Hand.dealer, Hand.players).where(Hand.session_id == night.id, Hand.status == "counted")
-        .order_by(Hand.number.desc())  # type: ignore[attr-defined]
+        .order_by(Hand.number.desc()).limit(1)  # type: ignore[attr-defined]  (uq_hand_session_number_version)
     ).first()
     if last is None:
         return rotate(night.players, None, None, night.first_dealer, night.roster)
@@ -594,13 +597,9 @@ def payments_of(db: Session, night: GameSession) -> list[Payment]:
 
 def outstanding(db: Session, night: GameSession) -> dict[str, int]:
     """What is still owed after the payments made so far: the running net, plus what each
-    player has paid, minus what each has received (minor units, sums to 0)."""
-    left = balances(db, night)
-    for payment in payments_of(db, night):
-        if payment.status == "counted":
-            left[payment.payer] += payment.amount_minor
-            left[payment.payee] -= payment.amount_minor
-    return left
+    player has paid, minus what each has received (minor units, sums to 0; kept by
+    :mod:`ledger.figures`)."""
+    return figures.outstanding(db, night)
 
 
 def record_payment(
@@ -630,7 +629,7 @@ def record_payment(
         raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
     # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
     begin_write(db)
-    db.exec(select(GameSession).where(GameSession.id == night.id).with_for_update()).one()
+    figures.lock(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
     if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
@@ -639,6 +638,7 @@ def record_payment(
     payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
     db.add(payment)
     db.flush()
+    figures.payment_counted(db, night, payment)
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
     return payment
@@ -671,7 +671,8 @@ def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor 
     ``payment_not_found``; :class:`AccessDenied` unless host."""
     actor.require("void_payment")
     begin_write(db)
-    payment = db.get(Payment, payment_id)
+    figures.lock(db, night)
+    payment = db.get(Payment, payment_id, populate_existing=True)
     if payment is None or payment.session_id != night.id:
         raise NightError(404, "payment_not_found", f"This night has no payment {payment_id}.", "id")
     if payment.status == "voided":
@@ -680,6 +681,7 @@ def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor 
     payment.status = "voided"
     payment.voided_at = utcnow()
     db.add(payment)
+    figures.payment_counted(db, night, payment, -1)
     audit(db, night, actor, "payment_voided", before=before, after=payment_json(payment))
     db.commit()
     return payment
@@ -753,7 +755,6 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
     ``stake`` are the current seating and stake; ``net`` and ``outstanding`` cover everyone who
     ever sat; ``roster`` says who is seated and each player's last hand (``as_of_hand``);
     ``stakes`` lists where the stake changed (``from_hand``)."""
-    hands = hands_of(db, night)
     following = next_number(db, night)
     return {
         "id": night.id,
@@ -772,8 +773,8 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "hand_count": hand_count(db, night),
         "next_dealer": next_dealer(db, night),
         "next_number": following,
-        "roster": roster_json(night, hands),
-        "stakes": [change.to_json() for change in stake_changes(night, hands, following)],
+        "roster": roster_of(night, figures.last_hands(db, night)),
+        "stakes": [change.to_json() for change in figures.stake_changes(db, night)],
     }
 
 
