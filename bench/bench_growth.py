@@ -6,7 +6,9 @@ real app, in process (Flask's test client: no network, so the figures are the se
 time). Prints:
 
 1. per-hand cost by hundreds of hands already recorded: wall and CPU milliseconds per
-   ``POST /api/v1/sessions/{id}/hands`` (mean and p90 of each hundred);
+   ``POST /api/v1/sessions/{id}/hands`` (mean, median and p90 of each hundred), then the last
+   hundred's median against the first's (issue 11's target: hand 1,000 costs at most 1.1× hand
+   50; medians, since other processes on a shared machine lengthen a few requests);
 2. the phone's ``/state`` poll at 30, 500 and 1,000 hands, for the table view and the history
    view: bytes on the wire (as sent, and gzip-compressed when the client asks for it) and server
    milliseconds, once when the night changed since the phone's version and once when it did not
@@ -99,11 +101,12 @@ def main() -> None:
         client.get(f"/join/{session_id}/{token}")  # the phone's cookie, for /state
 
         print(f"database: {url.split('@')[-1]}")
-        print("per-hand cost, POST /hands (hands already recorded → wall mean / p90, CPU mean, ms)")
+        print("per-hand cost, POST /hands (hands already recorded → wall mean / median / p90, CPU mean / median, ms)")
         walls: list[float] = []
         cpus: list[float] = []
         version_before = 0
         states: dict[int, dict[str, dict[str, Any]]] = {}
+        hundreds: list[tuple[float, float]] = []  # (wall median, CPU median) of each hundred
         for index in range(args.hands):
             if index + 1 in CHECKPOINTS:
                 version_before = client.get(f"/s/{session_id}/state?view=table").get_json()["version"]
@@ -113,12 +116,17 @@ def main() -> None:
             walls.append(wall)
             cpus.append(cpu)
             if len(walls) == 100:
-                print(f"  {index + 1 - 100:5d}–{index:5d}: {statistics.fmean(walls):6.2f} / {pct(walls, 0.9):6.2f}"
-                      f"   CPU {statistics.fmean(cpus):6.2f}")
+                hundreds.append((statistics.median(walls), statistics.median(cpus)))
+                print(f"  {index + 1 - 100:5d}–{index:5d}: {statistics.fmean(walls):6.2f} / {hundreds[-1][0]:6.2f} / "
+                      f"{pct(walls, 0.9):6.2f}   CPU {statistics.fmean(cpus):6.2f} / {hundreds[-1][1]:6.2f}")
                 walls, cpus = [], []
             if index + 1 in CHECKPOINTS:
                 states[index + 1] = {view: state_figures(client, session_id, view, version_before) for view in VIEWS}
 
+        if len(hundreds) > 1:
+            (wall_first, cpu_first), (wall_last, cpu_last) = hundreds[0], hundreds[-1]
+            print(f"last hundred against the first (medians): wall {wall_last / wall_first:.2f}×, "
+                  f"CPU {cpu_last / cpu_first:.2f}×")
         print("/state after one change (bytes plain / gzip, ms) and with nothing changed (status, bytes, ms)")
         for count, views in states.items():
             for view, f in views.items():
