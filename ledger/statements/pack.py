@@ -19,7 +19,7 @@ from ledger.statements.player import PAGE, statement_story
 from ledger.statements.summary import page_size, summary_story
 from ledger.statements.validate import check
 
-__all__ = ["file_name", "render_night_pack", "render_player_statement", "render_session_summary"]
+__all__ = ["file_name", "render", "render_night_pack", "render_player_statement", "render_session_summary"]
 
 
 def _prepare(report: SessionReport, locale: str) -> list:  # type: ignore[type-arg]
@@ -83,6 +83,21 @@ def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
                      subject=f"Tonk night pack: {report.name}", locale=locale)
     finally:
         token.var.reset(token)
+
+
+def render(kind: str, report: SessionReport, seat: int | None = None, locale: str = "en_US") -> tuple[bytes, str]:
+    """``(pdf, file name)`` of ``kind``: ``"summary"``, ``"statement"`` (of ``seat``) or
+    ``"pack"``, as the functions above render them (what a worker of :mod:`ledger.render_pool`
+    runs). Raises ``ValueError`` for another kind, else as the function of that kind."""
+    if kind == "pack":
+        return render_night_pack(report, locale=locale), file_name(report)
+    if kind == "statement":
+        if seat is None or not 1 <= seat <= len(report.players):
+            raise IndexError(f"seat must be 1..{len(report.players)}, got {seat}")
+        return render_player_statement(report, seat, locale=locale), file_name(report, report.players[seat - 1])
+    if kind == "summary":
+        return render_session_summary(report, locale=locale), file_name(report)
+    raise ValueError(f"unknown kind of PDF {kind!r}")
 
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
