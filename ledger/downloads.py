@@ -1,8 +1,9 @@
 """PDF downloads of a night: summary, one player's statement, the night pack.
 
-The report model is built in one short read (:func:`ledger.night.build_report`), the
-transaction is ended, and only then is the PDF rendered, off the request threads in a small
-worker pool (:mod:`ledger.render_pool`), so rendering never holds a database lock or slows other
+What the report model is made from is read in one short transaction
+(:func:`ledger.night_reads.report_source`), the transaction is ended, and only then is the
+report made and the PDF rendered, off the request threads in a small worker pool
+(:mod:`ledger.render_pool`), so rendering never holds a database lock or slows other
 phones' hand entry. A second request for a PDF being rendered joins that render. Rendered PDFs
 are cached in this process, keyed by the night's version (its latest audit event: every hand,
 void, correction, payment and close writes one) plus what was asked for, so a second download
@@ -23,9 +24,9 @@ from flask import Response, current_app
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from ledger import night as ledger_night
 from ledger.models import AuditEvent, GameSession, Hand
 from ledger.night import NightError
+from ledger.night_reads import report_source
 from ledger.render_pool import Busy, pool
 from ledger.statements import render
 from ledger.timeline import seat_order
@@ -96,13 +97,13 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
         return cached
 
     def report_to_render() -> tuple[object, ...]:
-        """The report, read in one short transaction that is then ended (nothing after it
-        touches the database)."""
-        report = ledger_night.build_report(db, night)
+        """What the report is made from, read in one short transaction that is then ended
+        (nothing after it touches the database); the worker makes the report and renders it."""
+        source = report_source(db, night)
         db.commit()
         if recovery_code:
-            report = dataclasses.replace(report, recovery_code=recovery_code)
-        return kind, report, seat, locale
+            source = dataclasses.replace(source, recovery_code=recovery_code)
+        return kind, source, seat, locale
 
     try:
         return pool().render(key, render, report_to_render, keep=lambda item: CACHE.put(key, item),

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from sqlalchemy import Text, cast
 from sqlmodel import Session, select
 
 from ledger import figures
 from ledger.errors import NightError
 from ledger.models import GameSession, Hand
 from ledger.payments import outstanding, payments_of, settlement_plan
-from ledger.report import HandLine, SessionReport
+from ledger.report import SessionReport
+from ledger.report_source import ReportSource
 from ledger.rules import RuleSet
 from ledger.rules.describe import describe_hand
-from ledger.rules.explain import rule_lines
-from ledger.timeline import roster_json, roster_of, rotate, seat_order, stake_changes
+from ledger.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
 
@@ -75,42 +76,38 @@ def next_dealer(db: Session, night: GameSession) -> str:
     return rotate(night.players, last[1], last[0], night.first_dealer)
 
 
-def build_report(db: Session, night: GameSession) -> SessionReport:
-    """The read model a PDF summary renders."""
-    lines = []
-    hands = hands_of(db, night)
-    for hand in hands:
-        net = hand.result.get("net", {})
-        lines.append(HandLine(
-            number=hand.number,
-            dealer=hand.dealer,
-            outcome_text=describe_hand(hand.entry.get("outcome", {}), hand.result),
-            winners=tuple(hand.result.get("winners", [])),
-            amounts_minor={p: int(net.get(p, 0)) for p in hand.players},  # those seated at that hand
-            redeal=hand.redeal,
-            voided=hand.status == "voided",
-        ))
-    net = balances(db, night)
+def report_source(db: Session, night: GameSession) -> ReportSource:
+    """What the night's report is made from, read in one go: the hands with their stored JSON
+    as text (decoded where the PDF renders, see :mod:`ledger.report_source`), the kept
+    figures, the payments and the settle-up plan."""
+    hands = db.exec(
+        select(Hand.number, Hand.dealer, cast(Hand.players, Text), cast(Hand.entry, Text),  # type: ignore[call-overload]
+               cast(Hand.result, Text), Hand.redeal, Hand.status)
+        .where(Hand.session_id == night.id, Hand.status != "superseded").order_by(Hand.number))
     plan = settlement_plan(db, night)
-    rules = rules_of(night)
-    return SessionReport(
+    last = figures.last_hands(db, night)
+    return ReportSource(
         name=night.name,
         currency=night.currency,
         stake_minor=night.stake_minor,
-        preset=rules.preset,
+        ruleset=dict(night.ruleset),
         created_at=night.created_at,
         timezone=night.timezone,
         players=tuple(seat_order(night)),
-        hands=tuple(lines),
-        net_minor=net,
+        hands=tuple(tuple(row) for row in hands),  # type: ignore[misc]
+        net_minor=balances(db, night),
         settlement=plan.transfers,
         settlement_minimal=plan.minimal,
         payments=tuple(Transfer(p.payer, p.payee, p.amount_minor)
                        for p in payments_of(db, night) if p.status == "counted"),
-        rules_lines=tuple(line.text for line in rule_lines(rules)),
-        stakes=tuple((c.from_hand, c.stake_minor) for c in stake_changes(night, hands, next_number(db, night))),
-        left={r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
+        stakes=tuple((c.from_hand, c.stake_minor) for c in figures.stake_changes(db, night)),
+        left={name: hand for name, hand in last.items() if name not in night.players},
     )
+
+
+def build_report(db: Session, night: GameSession) -> SessionReport:
+    """The read model every PDF renders (:meth:`ReportSource.shape` of :func:`report_source`)."""
+    return report_source(db, night).shape()
 
 
 def session_json(db: Session, night: GameSession) -> dict[str, Any]:

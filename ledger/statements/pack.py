@@ -13,6 +13,7 @@ import unicodedata
 from reportlab.platypus import NextPageTemplate, PageBreak
 
 from ledger.report import SessionReport, plan_lines, player_statement, running_minor
+from ledger.report_source import ReportSource
 from ledger.statements import fonts
 from ledger.statements.look import Bookmark, build, day_of, when
 from ledger.statements.player import PAGE, statement_story
@@ -85,10 +86,14 @@ def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
         token.var.reset(token)
 
 
-def render(kind: str, report: SessionReport, seat: int | None = None, locale: str = "en_US") -> tuple[bytes, str]:
+def render(kind: str, report: SessionReport | ReportSource, seat: int | None = None,
+           locale: str = "en_US") -> tuple[bytes, str]:
     """``(pdf, file name)`` of ``kind``: ``"summary"``, ``"statement"`` (of ``seat``) or
-    ``"pack"``, as the functions above render them (what a worker of :mod:`ledger.render_pool`
+    ``"pack"``, as the functions above render them, of ``report`` or of the report made from a
+    :class:`~ledger.report_source.ReportSource` (what a worker of :mod:`ledger.render_pool`
     runs). Raises ``ValueError`` for another kind, else as the function of that kind."""
+    if isinstance(report, ReportSource):
+        report = report.shape()
     if kind == "pack":
         return render_night_pack(report, locale=locale), file_name(report)
     if kind == "statement":
