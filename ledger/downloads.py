@@ -107,7 +107,7 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
 
     try:
         return pool().render(key, render, report_to_render, keep=lambda item: CACHE.put(key, item),
-                             kept=lambda: CACHE.get(key), timeout=float(current_app.config["PDF_TIMEOUT"]))
+                             kept=lambda: CACHE.get(key), timeout=current_app.config["PDF_TIMEOUT"])
     except Busy:
         raise NightError(503, "pdf_busy", "The PDF is still being made; ask for it again in a few seconds.",
                          None, {"retry_after": RETRY_AFTER_S}) from None

@@ -4,8 +4,9 @@ A :class:`RenderPool` runs renders in a small pool of worker processes (``PDF_PO
 the default: reportlab layout is pure Python and holds the GIL, so in a thread it would slow
 every request of the server; see ``bench/bench_http.py --pdf``) or threads (``"thread"``), of
 ``PDF_WORKERS`` workers (default 1, so a server on two cores keeps one for the table). Worker
-processes run at a lower priority (``os.nice``) than the request threads, start by the
-``spawn`` method (never a fork of a threaded server) and load the fonts once.
+processes run at the lowest priority (``os.nice``, ``PDF_NICE`` 19), so a render takes only the
+CPU the request threads leave; they start by the ``spawn`` method (never a fork of a threaded
+server) and load the fonts once.
 
 Each render has a key; a request for a key whose render is under way joins that render instead
 of starting another (:attr:`RenderPool.renders` counts the renders started,
@@ -29,7 +30,7 @@ from typing import Any
 from flask import Flask, current_app
 
 DEFAULTS: dict[str, Any] = {"PDF_POOL": "process", "PDF_WORKERS": 1, "PDF_TIMEOUT": 60, "PDF_WAITERS": 4,
-                            "PDF_NICE": 10}
+                            "PDF_NICE": 19}
 POOL_KINDS = ("process", "thread")
 
 
@@ -49,7 +50,7 @@ def _start_worker(nice: int) -> None:
 class RenderPool:
     """Renders by key in ``workers`` processes or threads (``kind``), joining renders under way."""
 
-    def __init__(self, kind: str = "process", workers: int = 1, nice: int = 10, waiters: int = 4) -> None:
+    def __init__(self, kind: str = "process", workers: int = 1, nice: int = 19, waiters: int = 4) -> None:
         if kind not in POOL_KINDS:
             raise ValueError(f"PDF_POOL must be one of {POOL_KINDS}, not {kind!r}")
         self.kind, self.workers, self.nice = kind, max(1, int(workers)), int(nice)
@@ -161,13 +162,16 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(name, value)
     if app.config["PDF_POOL"] not in POOL_KINDS:
         raise ValueError(f"PDF_POOL must be one of {POOL_KINDS}, not {app.config['PDF_POOL']!r}")
+    for name in ("PDF_WORKERS", "PDF_WAITERS", "PDF_NICE"):  # from the environment they are text
+        app.config[name] = int(app.config[name])
+    app.config["PDF_TIMEOUT"] = float(app.config["PDF_TIMEOUT"])
 
 
 def pool() -> RenderPool:
     """The current app's pool: one per process and setting, shared by the apps of a process
     (tests make many), started after any fork (gunicorn ``--preload`` forks at start-up)."""
     config = current_app.config
-    settings = (config["PDF_POOL"], int(config["PDF_WORKERS"]), int(config["PDF_NICE"]), int(config["PDF_WAITERS"]))
+    settings = (config["PDF_POOL"], config["PDF_WORKERS"], config["PDF_NICE"], config["PDF_WAITERS"])
     with _POOLS_LOCK:
         found = _POOLS.get(settings)
         if found is None:
