@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.run-stamp
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http clean
+.PHONY: run test demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http bench-pdf-http clean
 
 # what running needs (make run, make demo): the app's own dependencies, with pip's progress shown
 $(RUN_STAMP): pyproject.toml
@@ -36,7 +36,7 @@ demo: $(RUN_STAMP)
 	$(BIN)/tonk-ledger demo --base-url http://127.0.0.1:$(PORT)
 
 # benchmarks, run by hand (figures only, nothing asserted); `make bench-http DATABASE=postgresql+psycopg://… WORKERS=2`
-bench: bench-engine bench-settlement bench-pdf bench-growth bench-http
+bench: bench-engine bench-settlement bench-pdf bench-growth bench-http bench-pdf-http
 
 bench-settlement: $(STAMP)
 	$(BIN)/python bench/bench_settlement.py
@@ -52,6 +52,9 @@ bench-growth: $(STAMP)
 
 bench-http: $(STAMP)
 	$(BIN)/python bench/bench_http.py $(if $(DATABASE),--database $(DATABASE)) $(if $(WORKERS),--workers $(WORKERS))
+
+bench-pdf-http: $(STAMP)
+	$(BIN)/python bench/bench_http.py --pdf $(if $(DATABASE),--database $(DATABASE)) $(if $(WORKERS),--workers $(WORKERS))
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -6,8 +6,14 @@ real app, in process (Flask's test client: no network, so the figures are the se
 time). Prints:
 
 1. per-hand cost by hundreds of hands already recorded: wall and CPU milliseconds per
-   ``POST /api/v1/sessions/{id}/hands`` (mean and p90 of each hundred);
-2. the phone's ``/state`` poll at 30, 500 and 1,000 hands, for the table view and the history
+   ``POST /api/v1/sessions/{id}/hands`` (mean, median and p90 of each hundred), then the last
+   hundred's median against the first's (issue 11's target: hand 1,000 costs at most 1.1× hand
+   50; medians, since other processes on a shared machine lengthen a few requests);
+2. the same comparison made side by side, so that a machine whose load changes during the run
+   weighs on both alike: a second night is brought to 50 hands, then hands are posted in turn
+   to it (hands 51, 52...) and to the long night (hands 1,001, 1,002...), and the medians of
+   each and their ratio are printed;
+3. the phone's ``/state`` poll at 30, 500 and 1,000 hands, for the table view and the history
    view: bytes on the wire (as sent, and gzip-compressed when the client asks for it) and server
    milliseconds, once when the night changed since the phone's version and once when it did not
    (the poll a phone makes every two seconds while nobody records).
@@ -83,6 +89,33 @@ def state_figures(client: Any, session_id: str, view: str, version_before: int) 
     return out
 
 
+PAIRS = 60
+SHORT_NIGHT = 50
+
+
+def side_by_side(client: Any, headers: dict[str, str], long_id: str, long_hands: int) -> None:
+    """Post hands in turn to a night of :data:`SHORT_NIGHT` hands and to the long one."""
+    created = client.post("/api/v1/sessions", json=session_body()).get_json()
+    short_id, short_headers = created["id"], {"Authorization": f"Bearer {created['token']}"}
+    for index in range(SHORT_NIGHT):
+        client.post(f"/api/v1/sessions/{short_id}/hands", json=hand_body(index), headers=short_headers)
+    figures: dict[str, tuple[list[float], list[float]]] = {"short": ([], []), "long": ([], [])}
+    for index in range(PAIRS):
+        for label, night, night_headers, done in (("short", short_id, short_headers, SHORT_NIGHT),
+                                                  ("long", long_id, headers, long_hands)):
+            response, wall, cpu = timed(lambda: client.post(
+                f"/api/v1/sessions/{night}/hands", json=hand_body(done + index), headers=night_headers))
+            assert response.status_code == 201, response.get_data(as_text=True)
+            figures[label][0].append(wall)
+            figures[label][1].append(cpu)
+    (short_wall, short_cpu), (long_wall, long_cpu) = (
+        (statistics.median(w), statistics.median(c)) for w, c in figures.values())
+    print(f"side by side, {PAIRS} hands each in turn (medians): hand {SHORT_NIGHT + 1}–{SHORT_NIGHT + PAIRS} "
+          f"wall {short_wall:.2f} ms, CPU {short_cpu:.2f} ms; hand {long_hands + 1}–{long_hands + PAIRS} "
+          f"wall {long_wall:.2f} ms, CPU {long_cpu:.2f} ms; ratio wall {long_wall / short_wall:.2f}×, "
+          f"CPU {long_cpu / short_cpu:.2f}×")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000)
@@ -99,11 +132,12 @@ def main() -> None:
         client.get(f"/join/{session_id}/{token}")  # the phone's cookie, for /state
 
         print(f"database: {url.split('@')[-1]}")
-        print("per-hand cost, POST /hands (hands already recorded → wall mean / p90, CPU mean, ms)")
+        print("per-hand cost, POST /hands (hands already recorded → wall mean / median / p90, CPU mean / median, ms)")
         walls: list[float] = []
         cpus: list[float] = []
         version_before = 0
         states: dict[int, dict[str, dict[str, Any]]] = {}
+        hundreds: list[tuple[float, float]] = []  # (wall median, CPU median) of each hundred
         for index in range(args.hands):
             if index + 1 in CHECKPOINTS:
                 version_before = client.get(f"/s/{session_id}/state?view=table").get_json()["version"]
@@ -113,12 +147,18 @@ def main() -> None:
             walls.append(wall)
             cpus.append(cpu)
             if len(walls) == 100:
-                print(f"  {index + 1 - 100:5d}–{index:5d}: {statistics.fmean(walls):6.2f} / {pct(walls, 0.9):6.2f}"
-                      f"   CPU {statistics.fmean(cpus):6.2f}")
+                hundreds.append((statistics.median(walls), statistics.median(cpus)))
+                print(f"  {index + 1 - 100:5d}–{index:5d}: {statistics.fmean(walls):6.2f} / {hundreds[-1][0]:6.2f} / "
+                      f"{pct(walls, 0.9):6.2f}   CPU {statistics.fmean(cpus):6.2f} / {hundreds[-1][1]:6.2f}")
                 walls, cpus = [], []
             if index + 1 in CHECKPOINTS:
                 states[index + 1] = {view: state_figures(client, session_id, view, version_before) for view in VIEWS}
 
+        if len(hundreds) > 1:
+            (wall_first, cpu_first), (wall_last, cpu_last) = hundreds[0], hundreds[-1]
+            print(f"last hundred against the first (medians): wall {wall_last / wall_first:.2f}×, "
+                  f"CPU {cpu_last / cpu_first:.2f}×")
+        side_by_side(client, headers, session_id, args.hands)
         print("/state after one change (bytes plain / gzip, ms) and with nothing changed (status, bytes, ms)")
         for count, views in states.items():
             for view, f in views.items():

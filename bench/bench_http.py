@@ -17,6 +17,14 @@ in the same run. Nothing is asserted; tests never time anything.
 
 With ``--database`` the URL names a PostgreSQL server: a fresh database is created for each
 server and dropped afterwards.
+
+With ``--pdf`` (issue 11: heavy work never starves the table) the floor is left out and the real
+server is measured at each level twice: as above, then while another phone downloads the night
+pack of a 1,000-hand, 8-player night again and again (it records one hand there before each
+download, so every download is a fresh render, not the cache). Printed per level: hand-entry p50
+and p99 without and with the downloads, and how many packs were downloaded and how long each
+took. ``--pdf-pool thread|process`` and ``--pdf-workers N`` set the server's PDF pool
+(``PDF_POOL``, ``PDF_WORKERS``; default: the server's own defaults).
 """
 from __future__ import annotations
 
@@ -162,6 +170,56 @@ def drive(port: int, kind: str, clients: int, seconds: float) -> dict[str, Any]:
     }
 
 
+PACK_PLAYERS = ("Dee", "Marcus", "Rosa", "Tomás", "Zoë", "Łukasz", "Priya", "Sam")
+PACK_HANDS = 1000
+
+
+def pack_hand(index: int) -> dict[str, Any]:
+    return {"outcome": {"kind": "discard_out", "winner": PACK_PLAYERS[(index * 3 + index // 7) % len(PACK_PLAYERS)]},
+            "hands": {}}
+
+
+def pack_night(port: int) -> tuple[str, str]:
+    """A night of :data:`PACK_HANDS` hands at 8 players, recorded through the API: (id, token)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    status, body = request(conn, "POST", "/api/v1/sessions", {
+        "name": "Pack night", "currency": "USD", "stake": 25, "players": list(PACK_PLAYERS),
+        "ruleset": {"preset": "classic", "toggles": {"max_players": 8}}, "first_dealer": PACK_PLAYERS[0]}, {})
+    assert status == 201, body
+    night, token = body["id"], body["token"]
+    for index in range(PACK_HANDS):
+        status, answer = request(conn, "POST", f"/api/v1/sessions/{night}/hands", pack_hand(index),
+                                 {"Authorization": f"Bearer {token}"})
+        assert status == 201, answer
+    conn.close()
+    return night, token
+
+
+def download(port: int, night: str, token: str, seconds: float) -> dict[str, Any]:
+    """For ``seconds``: record a hand at the pack night, then download its pack (a fresh render)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    headers = {"Authorization": f"Bearer {token}"}
+    took: list[float] = []
+    statuses: dict[int, int] = {}
+    stop_at = time.perf_counter() + seconds
+    index = PACK_HANDS
+    while time.perf_counter() < stop_at:
+        status, _ = request(conn, "POST", f"/api/v1/sessions/{night}/hands", pack_hand(index), headers)
+        index += 1
+        began = time.perf_counter()
+        conn.request("GET", f"/api/v1/sessions/{night}/statements.pdf", headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        took.append(time.perf_counter() - began)
+        statuses[response.status] = statuses.get(response.status, 0) + 1
+        if response.status == 503:  # pdf_busy: ask again as the phone would
+            time.sleep(float(response.getheader("Retry-After") or 1))
+        elif response.status != 200 or not data.startswith(b"%PDF"):
+            raise RuntimeError(f"pack download answered {response.status}")
+    conn.close()
+    return {"downloads": len(took), "mean_s": sum(took) / len(took) if took else 0.0, "statuses": statuses}
+
+
 def run_client(port: int, kind: str, clients: int, seconds: float) -> dict[str, Any]:
     output = subprocess.run(
         [sys.executable, __file__, "--drive", str(port), kind, str(clients), str(seconds)],
@@ -175,12 +233,26 @@ def main() -> None:
         port, kind, clients, seconds = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
         print(json.dumps(drive(port, kind, clients, seconds)))
         return
+    if len(sys.argv) > 1 and sys.argv[1] == "--download":
+        port, night, token, seconds = int(sys.argv[2]), sys.argv[3], sys.argv[4], float(sys.argv[5])
+        print(json.dumps(download(port, night, token, seconds)))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="measured seconds per level")
     parser.add_argument("--clients", default="1,8,16")
     parser.add_argument("--database", default=None, help="a PostgreSQL server URL (default: SQLite files)")
     parser.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default: waitress)")
+    parser.add_argument("--pdf", action="store_true", help="hand entry while another phone downloads night packs")
+    parser.add_argument("--pdf-pool", choices=("process", "thread"), default=None, help="the server's PDF_POOL")
+    parser.add_argument("--pdf-workers", type=int, default=None, help="the server's PDF_WORKERS")
     args = parser.parse_args()
+    if args.pdf_pool:
+        os.environ["PDF_POOL"] = args.pdf_pool
+    if args.pdf_workers:
+        os.environ["PDF_WORKERS"] = str(args.pdf_workers)
+    if args.pdf:
+        pdf_bench(args)
+        return
     levels = [int(x) for x in args.clients.split(",")]
     served = f"gunicorn × {args.workers} workers × {THREADS} threads" if args.workers > 1 else f"waitress × {THREADS} threads"
     print(f"POST a hand vs bare floor insert; {served}; "
@@ -200,6 +272,33 @@ def main() -> None:
         print(f"{clients:7d} | {f['rps']:11.1f} {f['p50']:6.1f}ms {f['p99']:6.1f}ms | {r['rps']:10.1f} "
               f"{r['p50']:6.1f}ms {r['p99']:6.1f}ms | {r['rps'] / f['rps']:5.2f} | {f['errors'] + r['errors']}"
               + (f"  e.g. {r['first_error']}" if r["first_error"] else ""))
+
+
+def pdf_bench(args: argparse.Namespace) -> None:
+    levels = [int(x) for x in args.clients.split(",")]
+    pool = f"PDF_POOL={os.environ.get('PDF_POOL', 'default')} PDF_WORKERS={os.environ.get('PDF_WORKERS', 'default')}"
+    print(f"POST a hand while another phone downloads a {PACK_HANDS}-hand, {len(PACK_PLAYERS)}-player pack; "
+          f"{'PostgreSQL' if args.database else 'SQLite'}; {pool}; {args.seconds:.0f} s per level")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, fresh_database(args.database, Path(tmp), "real") as url, \
+            server("real", url, args.workers, Path(tmp) / "real.log") as port:
+        night, token = pack_night(port)
+        run_client(port, "real", 1, 1.0)  # warm up
+        subprocess.run([sys.executable, __file__, "--download", str(port), night, token, "0.1"],
+                       check=True, capture_output=True)  # warm up the PDF pool (its first render)
+        for clients in levels:
+            alone = run_client(port, "real", clients, args.seconds)
+            downloader = subprocess.Popen([sys.executable, __file__, "--download", str(port), night, token,
+                                           str(args.seconds + 1)], stdout=subprocess.PIPE, text=True)
+            time.sleep(0.5)  # the first render is under way
+            beside = run_client(port, "real", clients, args.seconds)
+            packs = json.loads(downloader.communicate(timeout=600)[0])
+            rows.append((clients, alone, beside, packs))
+    print(f"{'clients':>7} | {'alone p50':>9} {'p99':>7} | {'with packs p50':>14} {'p99':>7} | packs, mean s each")
+    for clients, alone, beside, packs in rows:
+        print(f"{clients:7d} | {alone['p50']:7.1f}ms {alone['p99']:5.1f}ms | {beside['p50']:12.1f}ms "
+              f"{beside['p99']:5.1f}ms | {packs['downloads']} packs, {packs['mean_s']:.2f} s {packs['statuses']}"
+              + (f"  errors {alone['errors'] + beside['errors']}" if alone['errors'] + beside['errors'] else ""))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Configuration, lowest to highest precedence: built-in defaults (SQLite file under the
 instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``,
-``RATELIMIT_STORAGE_URI``),
+``RATELIMIT_STORAGE_URI``, ``PDF_POOL``, ``PDF_WORKERS``),
 then ``test_config``. The secret key is generated once into ``instance/secret_key``.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from flask import Flask, Response
 
-from ledger import assets, db, limits
+from ledger import assets, db, limits, render_pool
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI"):
+        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI", "PDF_POOL", "PDF_WORKERS"):
             if os.environ.get(key):
                 app.config[key] = os.environ[key]
     else:
@@ -54,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.init_app(app)
     limits.init_app(app)
     assets.init_app(app)
+    render_pool.init_app(app)
 
     from ledger.api import init_app as init_api
     from ledger.web import init_app as init_web

@@ -1,11 +1,15 @@
 """PDF downloads of a night: summary, one player's statement, the night pack.
 
-The report model is built in one short read (:func:`ledger.night.build_report`), the
-transaction is ended, and only then is the PDF rendered, so rendering never holds a database
-lock or blocks other phones' hand entry. Rendered PDFs are cached in this process, keyed by
-the night's version (its latest audit event: every hand, void, correction, payment and close
-writes one) plus what was asked for, so a second download of an unchanged night is served
-from memory. File names read ``<night name>-<date>.pdf`` in any script, sent as RFC 6266
+What the report model is made from is read in one short transaction
+(:func:`ledger.night_reads.report_source`), the transaction is ended, and only then is the
+report made and the PDF rendered, off the request threads in a small worker pool
+(:mod:`ledger.render_pool`), so rendering never holds a database lock or slows other
+phones' hand entry. A second request for a PDF being rendered joins that render. Rendered PDFs
+are cached in this process, keyed by the night's version (its latest audit event: every hand,
+void, correction, payment and close writes one) plus what was asked for, so a second download
+of an unchanged night is served from memory. A render that takes longer than ``PDF_TIMEOUT``
+seconds, or a download while ``PDF_WAITERS`` others already wait, is 503 ``pdf_busy`` (with
+``Retry-After``); the render goes on and asking again is answered from the cache. File names read ``<night name>-<date>.pdf`` in any script, sent as RFC 6266
 ``filename*`` with an ASCII fallback.
 """
 from __future__ import annotations
@@ -16,17 +20,19 @@ import unicodedata
 from collections import OrderedDict
 from urllib.parse import quote
 
-from flask import Response
+from flask import Response, current_app
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from ledger import night as ledger_night
 from ledger.models import AuditEvent, GameSession, Hand
 from ledger.night import NightError
-from ledger.statements import file_name, render_night_pack, render_player_statement, render_session_summary
+from ledger.night_reads import report_source
+from ledger.render_pool import Busy, pool
+from ledger.statements import render
 from ledger.timeline import seat_order
 
 CACHE_BYTES = 64 * 1024 * 1024
+RETRY_AFTER_S = 5
 
 KINDS = ("summary", "statement", "pack")
 
@@ -76,30 +82,35 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
     ``recovery_code`` is given only for the host's own download: the summary (alone or at the
     head of the pack) then prints it. Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
     ``seat_not_found`` (field ``seat``) for a seat outside ``1..n``, where the seats are
-    numbered in :func:`ledger.timeline.seat_order` (those seated now, then those who left).
+    numbered in :func:`ledger.timeline.seat_order` (those seated now, then those who left);
+    503 ``pdf_busy`` (with ``retry_after``, seconds) when the render takes longer than
+    ``PDF_TIMEOUT`` or ``PDF_WAITERS`` downloads wait already (the render goes on).
     """
     seats = len(seat_order(night))  # the seated, then those who left (statements "as of hand N")
     if kind == "statement" and (seat is None or not 1 <= seat <= seats):
         raise NightError(404, "seat_not_found",
                          f"This night has seats 1 to {seats}; there is no seat {seat}.", "seat")
     key = (night.id, kind, seat, locale, recovery_code, *night_version(db, night))
+    db.commit()  # no transaction stays open while the request waits for a render
     cached = CACHE.get(key)
     if cached is not None:
-        db.commit()
         return cached
-    report = ledger_night.build_report(db, night)
-    db.commit()  # end the read: nothing below touches the database
-    if recovery_code:
-        report = dataclasses.replace(report, recovery_code=recovery_code)
-    if kind == "pack":
-        item = render_night_pack(report, locale=locale), file_name(report)
-    elif kind == "statement":
-        assert seat is not None
-        item = render_player_statement(report, seat, locale=locale), file_name(report, report.players[seat - 1])
-    else:
-        item = render_session_summary(report, locale=locale), file_name(report)
-    CACHE.put(key, item)
-    return item
+
+    def report_to_render() -> tuple[object, ...]:
+        """What the report is made from, read in one short transaction that is then ended
+        (nothing after it touches the database); the worker makes the report and renders it."""
+        source = report_source(db, night)
+        db.commit()
+        if recovery_code:
+            source = dataclasses.replace(source, recovery_code=recovery_code)
+        return kind, source, seat, locale
+
+    try:
+        return pool().render(key, render, report_to_render, keep=lambda item: CACHE.put(key, item),
+                             kept=lambda: CACHE.get(key), timeout=current_app.config["PDF_TIMEOUT"])
+    except Busy:
+        raise NightError(503, "pdf_busy", "The PDF is still being made; ask for it again in a few seconds.",
+                         None, {"retry_after": RETRY_AFTER_S}) from None
 
 
 def content_disposition(name: str) -> str:

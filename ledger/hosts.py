@@ -76,6 +76,7 @@ def make_cohost(db: Session, night: GameSession, phone_id: int, actor: Actor) ->
     begin_write(db)
     db.refresh(key)  # as it is now, under the write lock
     if key.role != "host":
+        begin_write(db)
         before = key.role
         key.role = "host"
         db.add(key)

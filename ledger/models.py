@@ -54,6 +54,10 @@ class GameSession(SQLModel, table=True):
 
     Its secrets live hashed in :class:`AccessKey`. ``last_hand_number`` is bumped in the same transaction that records a hand, which keeps
     hand numbers unique and gap-free under concurrent writers.
+
+    Running figures (:mod:`ledger.figures`, kept in the transaction of each change):
+    ``counted_hands`` is how many hands count (redeals included); ``stakes`` is where the stake
+    changed, ``[[from_hand, stake_minor], ...]`` in hand order, the last entry the current stake.
     """
 
     __tablename__ = "game_session"
@@ -68,9 +72,28 @@ class GameSession(SQLModel, table=True):
     first_dealer: str = Field(max_length=80)
     status: str = Field(default="open", max_length=16)
     last_hand_number: int = Field(default=0)
+    counted_hands: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    stakes: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     closed_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
+
+
+class PlayerFigures(SQLModel, table=True):
+    """One player's running figures at one night (:mod:`ledger.figures`), kept in the
+    transaction of each change so that no request sums the whole night: ``net_minor`` over the
+    counted hands, ``paid_minor`` what the counted payments moved (paid less received, so what
+    is still owed is ``net_minor + paid_minor``), ``last_hand`` the number of the last hand the
+    player sat at (voided hands included; None before their first). One row for everyone who
+    ever sat at the night."""
+
+    __tablename__ = "player_figures"
+
+    session_id: str = Field(foreign_key="game_session.id", primary_key=True, max_length=32)
+    player: str = Field(primary_key=True, max_length=80)
+    net_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    paid_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    last_hand: int | None = Field(default=None)
 
 
 class AccessKey(SQLModel, table=True):

@@ -1,80 +1,55 @@
-"""One night's ledger: open a game session, record and void hands, balances, settle-up, close.
+"""One night's ledger: open a game session, record, correct and void hands, close.
 
 This is the layer the JSON API, the phone pages and the CLI share. It calls the rules engine
-(:mod:`ledger.rules`) and the settlement (:mod:`ledger.settlement`) and stores their results;
-no rule is computed here. All amounts are ``int`` minor units.
+(:mod:`ledger.rules`) and stores its results; no rule is computed here. All amounts are ``int``
+minor units. Each change keeps the night's running figures (:mod:`ledger.figures`) in its own
+transaction. The night's other concepts live beside it and are re-exported here, so callers use
+``ledger.night`` alone: payments and settle-up (:mod:`ledger.payments`), reading the night
+(:mod:`ledger.night_reads`), the audit trail (:mod:`ledger.audit`), refusals
+(:mod:`ledger.errors`).
 """
 from __future__ import annotations
 
 import re
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access
-from ledger.db import begin_write
+from ledger import access, figures
 from ledger.access import SYSTEM, Actor
-from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment, utcnow
-from ledger.money import format_plain
+from ledger.audit import audit, audit_json, history
+from ledger.db import begin_write
+from ledger.errors import NightError
+from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, utcnow
 from ledger.names import clean_name, normalise_entry, normalise_name
-from ledger.report import HandLine, SessionReport
+from ledger.night_reads import (
+    balances, build_report, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
+    session_json,
+)
+from ledger.payments import (
+    MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_json, payments_of, record_payment, settlement_plan,
+    void_payment,
+)
 from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
-from ledger.rules.describe import describe_hand
-from ledger.rules.explain import rule_lines
 from ledger.rules.validation import check_stake, check_table
-from ledger.settlement import SettlementPlan, settle_after_payments
-from ledger.timeline import roster_json, rotate, seat_order, stake_changes
-from ledger.transfers import Transfer
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
+__all__ = [  # this module's own, and the night's other concepts for callers of ledger.night
+    "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
+    "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
+    "create_night", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
+    "next_number", "outstanding", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
+    "redo_undo", "restore_hand", "rules_of", "session_json", "settlement_plan", "store_version", "undo_last_hand",
+    "undone_hand", "void_hand", "void_payment",
+]
+
 MAX_NAME = 80
-MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
-MAX_EXACT_TOTAL = 2**53 - 1  # the largest integer JavaScript reads exactly
 MAX_IDEMPOTENCY_KEY = 200
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
-
-
-class NightError(Exception):
-    """A request the ledger refuses for a reason outside the rules: ``status`` is the HTTP
-    status (404 unknown hand, 409 closed session...), ``code``/``message``/``field`` as in
-    :class:`~ledger.rules.HandError`."""
-
-    def __init__(
-        self, status: int, code: str, message: str, field: str | None = None, extra: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-        self.extra = dict(extra or {})
-
-    def to_json(self) -> dict[str, Any]:
-        return {"error": self.code, "message": self.message, "field": self.field} | self.extra
-
-
-def audit(
-    db: Session, night: GameSession, actor: Actor, action: str, *, hand_number: int | None = None,
-    before: Any = None, after: Any = None, **detail: Any,
-) -> None:
-    """Add an audit event (the caller commits with the change it describes)."""
-    body = dict(detail)
-    if before is not None:
-        body["before"] = before
-    if after is not None:
-        body["after"] = after
-    db.add(AuditEvent(session_id=night.id, action=action, actor_role=actor.role,
-                      access_key_id=actor.access_key_id, device=actor.device, hand_number=hand_number,
-                      detail=body))
-
-
-def rules_of(night: GameSession) -> RuleSet:
-    """The rule set frozen into the session when it started (never re-read from presets)."""
-    return RuleSet.from_snapshot(night.ruleset)
 
 
 # -- opening -------------------------------------------------------------------------------------
@@ -131,9 +106,11 @@ def create_night(
             roster=list(seated),
             first_dealer=dealer,
             timezone=timezone,
+            stakes=figures.opening_stakes(stake_minor),
         )
         db.add(night)
         db.flush()
+        figures.players_seated(db, night, seated)
         access.add_keys(db, night, access.table_secrets(token, night.id))
         audit(db, night, SYSTEM, "session_created", after={
             "name": night.name, "players": night.players, "stake_minor": stake_minor,
@@ -255,6 +232,8 @@ def record_hand(
             db.rollback()
             _refuse_number(db, night, submission.number, number)
         hand = store_version(db, night, number, 1, dealer, submission, result)
+        figures.hand_recorded(db, night, number, hand.players,
+                              [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
         audit(db, night, actor, "hand_recorded", hand_number=number,
               after={"dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
@@ -339,6 +318,7 @@ def amend_hand(
         if existing is not None and night.status == "open":
             raise _key_reused(existing)
     begin_write(db)
+    figures.lock(db, night)  # amendments, voids and seat fixes of this night queue here
     current = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -361,6 +341,7 @@ def amend_hand(
         db.flush()
         hand = store_version(db, night, number, version + 1, dealer, submission, result,
                               players=current.players, stake_minor=current.stake_minor)
+        figures.hands_replaced(db, night, [current], [hand])
         audit(db, night, actor, "hand_amended", hand_number=number, before=before,
               after={"version": hand.version, "dealer": dealer, "entry": hand.entry, "net": result.net})
         db.commit()
@@ -446,6 +427,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     """
     actor.require("void")
     begin_write(db)
+    figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -454,6 +436,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     hand.status = "voided"
     hand.voided_at = utcnow()
     db.add(hand)
+    figures.hand_voided(db, night, hand)
     audit(db, night, actor, "hand_voided", hand_number=number,
           before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
           **({"undo": True} if undo else {}))
@@ -467,6 +450,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
     :class:`AccessDenied` unless host."""
     actor.require("restore")
     begin_write(db)
+    figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
@@ -475,6 +459,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
     hand.status = "counted"
     hand.voided_at = None
     db.add(hand)
+    figures.hand_restored(db, night, hand)
     audit(db, night, actor, "hand_restored", hand_number=number,
           before={"status": "voided"}, after={"status": "counted", "net": hand.result.get("net")})
     db.commit()
@@ -533,274 +518,3 @@ def close_night(
         before_commit()
     db.commit()
     return night
-
-
-# -- reading ---------------------------------------------------------------------------------------
-def get_hand(db: Session, night: GameSession, number: int) -> Hand:
-    hand = db.exec(select(Hand).where(
-        Hand.session_id == night.id, Hand.number == number, Hand.status != "superseded")).first()
-    if hand is None:
-        raise NightError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
-    return hand
-
-
-def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> list[Hand]:
-    """The session's hands in number order: the current version of each, or with
-    ``all_versions`` every version (superseded ones included), oldest first."""
-    query = select(Hand).where(Hand.session_id == night.id)
-    if not all_versions:
-        query = query.where(Hand.status != "superseded")
-    return list(db.exec(query.order_by(Hand.number, Hand.version)))
-
-
-def balances(db: Session, night: GameSession) -> dict[str, int]:
-    """Each player's running net over the counted hands, minor units (sums to 0): everyone who
-    ever sat, seated or not, in :func:`ledger.timeline.seat_order` (current seats first)."""
-    net = {p: 0 for p in seat_order(night)}
-    rows = db.exec(
-        select(HandTransfer.payer, HandTransfer.payee, func.sum(HandTransfer.amount_minor))
-        .join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
-        .where(Hand.session_id == night.id, Hand.status == "counted")
-        .group_by(HandTransfer.payer, HandTransfer.payee)
-    )
-    for payer, payee, amount in rows:
-        net[payer] -= int(amount)
-        net[payee] += int(amount)
-    return net
-
-
-def next_number(db: Session, night: GameSession) -> int:
-    """The number the next recorded hand will get."""
-    return int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one()) + 1
-
-
-def hand_count(db: Session, night: GameSession) -> int:
-    """Counted hands, redeals included."""
-    return int(db.exec(
-        select(func.count()).select_from(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
-    ).one())
-
-
-def next_dealer(db: Session, night: GameSession) -> str:
-    """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
-    hand, redeals included, in that hand's seating, skipping players who left since
-    (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
-    last = db.exec(
-        select(Hand.dealer, Hand.players).where(Hand.session_id == night.id, Hand.status == "counted")
-        .order_by(Hand.number.desc())  # type: ignore[attr-defined]
-    ).first()
-    if last is None:
-        return rotate(night.players, None, None, night.first_dealer, night.roster)
-    return rotate(night.players, last[1], last[0], night.first_dealer)
-
-
-def payments_of(db: Session, night: GameSession) -> list[Payment]:
-    return list(db.exec(select(Payment).where(Payment.session_id == night.id).order_by(Payment.id)))
-
-
-def outstanding(db: Session, night: GameSession) -> dict[str, int]:
-    """What is still owed after the payments made so far: the running net, plus what each
-    player has paid, minus what each has received (minor units, sums to 0)."""
-    left = balances(db, night)
-    for payment in payments_of(db, night):
-        if payment.status == "counted":
-            left[payment.payer] += payment.amount_minor
-            left[payment.payee] -= payment.amount_minor
-    return left
-
-
-def record_payment(
-    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
-    *, confirm: bool = False,
-) -> Payment:
-    """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
-
-    Without ``confirm`` the payment must be owed: the payer still owes at least
-    ``amount_minor`` and the payee is still owed at least that much (what is ``outstanding``).
-    Anyone who sat at the night may pay or be paid, seated now or not. Raises
-    :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for a player
-    who never sat, paying oneself, a non-positive amount, or one that would take a total
-    past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
-    the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
-    ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
-    :class:`AccessDenied` for a viewer.
-    """
-    actor.require("pay")
-    payer, payee = normalise_name(payer), normalise_name(payee)
-    for field, name in (("from", payer), ("to", payee)):
-        if name not in seat_order(night):
-            raise NightError(422, "invalid_payment", f"{name} did not sit at this table.", field)
-    if payer == payee:
-        raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
-    if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
-        raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
-    # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
-    begin_write(db)
-    db.exec(select(GameSession).where(GameSession.id == night.id).with_for_update()).one()
-    left = outstanding(db, night)
-    _check_owed(night, payer, payee, amount_minor, left, confirm)
-    if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
-        raise NightError(422, "invalid_payment",
-                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
-    payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
-    db.add(payment)
-    db.flush()
-    audit(db, night, actor, "payment_recorded", after=payment_json(payment))
-    db.commit()
-    return payment
-
-
-def _check_owed(
-    night: GameSession, payer: str, payee: str, amount_minor: int, left: Mapping[str, int], confirm: bool
-) -> None:
-    """:class:`NightError` 422 ``overpayment`` unless ``confirm`` or the payment is owed."""
-    owes, owed = max(-left[payer], 0), max(left[payee], 0)
-    if confirm or amount_minor <= min(owes, owed):
-        return
-    amount = f"{format_plain(amount_minor, night.currency)} {night.currency}"
-    extra = {"owes": owes, "owed": owed, "amount": amount_minor}
-    if owes == 0:
-        message, field = f"{payer} owes nothing; send confirm to record {amount} anyway.", "from"
-    elif owed == 0:
-        message, field = f"{payee} is owed nothing; send confirm to record {amount} anyway.", "to"
-    elif amount_minor > owes:
-        owes_text = f"{format_plain(owes, night.currency)} {night.currency}"
-        message, field = f"{payer} owes only {owes_text}; send confirm to record {amount} anyway.", "amount"
-    else:
-        owed_text = f"{format_plain(owed, night.currency)} {night.currency}"
-        message, field = f"{payee} is owed only {owed_text}; send confirm to record {amount} anyway.", "amount"
-    raise NightError(422, "overpayment", message, field, extra)
-
-
-def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:
-    """Void a recorded payment (kept, stops counting). Raises :class:`NightError` 404
-    ``payment_not_found``; :class:`AccessDenied` unless host."""
-    actor.require("void_payment")
-    begin_write(db)
-    payment = db.get(Payment, payment_id)
-    if payment is None or payment.session_id != night.id:
-        raise NightError(404, "payment_not_found", f"This night has no payment {payment_id}.", "id")
-    if payment.status == "voided":
-        return payment
-    before = payment_json(payment)
-    payment.status = "voided"
-    payment.voided_at = utcnow()
-    db.add(payment)
-    audit(db, night, actor, "payment_voided", before=before, after=payment_json(payment))
-    db.commit()
-    return payment
-
-
-def payment_json(payment: Payment) -> dict[str, Any]:
-    return {"id": payment.id, "from": payment.payer, "to": payment.payee, "amount": payment.amount_minor,
-            "status": payment.status, "kind": payment.kind, "created_at": payment.created_at.isoformat()}
-
-
-def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
-    """The fewest transfers that clear what is still owed (balances less payments made),
-    keeping the earlier suggestions while payments follow them."""
-    payments = [Transfer(p.payer, p.payee, p.amount_minor) for p in payments_of(db, night) if p.status == "counted"]
-    return settle_after_payments(balances(db, night), payments)
-
-
-def history(db: Session, night: GameSession) -> list[AuditEvent]:
-    """Every audit event of the session, oldest first."""
-    return list(db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id).order_by(AuditEvent.id)))
-
-
-def audit_json(event: AuditEvent) -> dict[str, Any]:
-    return {
-        "id": event.id, "action": event.action, "hand_number": event.hand_number,
-        "actor_role": event.actor_role, "access_key_id": event.access_key_id, "device": event.device,
-        "at": event.created_at.isoformat(), "detail": event.detail,
-    }
-
-
-def build_report(db: Session, night: GameSession) -> SessionReport:
-    """The read model a PDF summary renders."""
-    lines = []
-    hands = hands_of(db, night)
-    for hand in hands:
-        net = hand.result.get("net", {})
-        lines.append(HandLine(
-            number=hand.number,
-            dealer=hand.dealer,
-            outcome_text=describe_hand(hand.entry.get("outcome", {}), hand.result),
-            winners=tuple(hand.result.get("winners", [])),
-            amounts_minor={p: int(net.get(p, 0)) for p in hand.players},  # those seated at that hand
-            redeal=hand.redeal,
-            voided=hand.status == "voided",
-        ))
-    net = balances(db, night)
-    plan = settlement_plan(db, night)
-    rules = rules_of(night)
-    return SessionReport(
-        name=night.name,
-        currency=night.currency,
-        stake_minor=night.stake_minor,
-        preset=rules.preset,
-        created_at=night.created_at,
-        timezone=night.timezone,
-        players=tuple(seat_order(night)),
-        hands=tuple(lines),
-        net_minor=net,
-        settlement=plan.transfers,
-        settlement_minimal=plan.minimal,
-        payments=tuple(Transfer(p.payer, p.payee, p.amount_minor)
-                       for p in payments_of(db, night) if p.status == "counted"),
-        rules_lines=tuple(line.text for line in rule_lines(rules)),
-        stakes=tuple((c.from_hand, c.stake_minor) for c in stake_changes(night, hands, next_number(db, night))),
-        left={r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
-    )
-
-
-def session_json(db: Session, night: GameSession) -> dict[str, Any]:
-    """The session as the API shows it: every amount an int in minor units. ``players`` and
-    ``stake`` are the current seating and stake; ``net`` and ``outstanding`` cover everyone who
-    ever sat; ``roster`` says who is seated and each player's last hand (``as_of_hand``);
-    ``stakes`` lists where the stake changed (``from_hand``)."""
-    hands = hands_of(db, night)
-    following = next_number(db, night)
-    return {
-        "id": night.id,
-        "name": night.name,
-        "currency": night.currency,
-        "stake": night.stake_minor,
-        "ruleset": night.ruleset,
-        "players": list(night.players),
-        "first_dealer": night.first_dealer,
-        "status": night.status,
-        "timezone": night.timezone,
-        "created_at": night.created_at.isoformat(),
-        "closed_at": night.closed_at.isoformat() if night.closed_at else None,
-        "net": balances(db, night),
-        "outstanding": outstanding(db, night),
-        "hand_count": hand_count(db, night),
-        "next_dealer": next_dealer(db, night),
-        "next_number": following,
-        "roster": roster_json(night, hands),
-        "stakes": [change.to_json() for change in stake_changes(night, hands, following)],
-    }
-
-
-def hand_json(hand: Hand) -> dict[str, Any]:
-    """A stored hand as the API shows it."""
-    result: Mapping[str, Any] = hand.result
-    return {
-        "number": hand.number,
-        "version": hand.version,
-        "dealer": hand.dealer,
-        "status": hand.status,
-        "players": list(hand.players),
-        "stake": hand.stake_minor,
-        "outcome": hand.entry.get("outcome"),
-        "hands": hand.entry.get("hands"),
-        "side_bets": hand.entry.get("side_bets"),
-        "description": describe_hand(hand.entry.get("outcome", {}), result),
-        "transfers": list(result.get("transfers", [])),
-        "net": dict(result.get("net", {})),
-        "redeal": bool(result.get("redeal")),
-        "winners": list(result.get("winners", [])),
-        "created_at": hand.created_at.isoformat(),
-        "voided_at": hand.voided_at.isoformat() if hand.voided_at else None,
-    }

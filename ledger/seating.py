@@ -22,8 +22,9 @@ from typing import Any, Mapping, Sequence
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from ledger.db import begin_write
+from ledger import figures
 from ledger.access import SYSTEM, Actor
+from ledger.db import begin_write
 from ledger.models import GameSession, Hand, HandTransfer, Payment
 from ledger.names import clean_name, normalise_name
 from ledger.night import (
@@ -45,7 +46,7 @@ from ledger.rules import HandError
 from ledger.rules.renaming import rename_entry, rename_result
 from ledger.rules.validation import check_stake
 from ledger.settlement import CashOut, cash_out
-from ledger.timeline import last_hand_of, seat_for_newcomer, seat_order
+from ledger.timeline import seat_for_newcomer, seat_order
 
 SETTLE_CHOICES = ("now", "at_end")
 
@@ -76,12 +77,10 @@ class Departure:
 
 
 def _locked(db: Session, night: GameSession) -> GameSession:
-    """The night's row, locked for this transaction and read afresh (hands recorded at the
-    same moment queue behind the change). Opens the write transaction first (:func:`ledger.db.begin_write`)."""
+    """Start writing (:func:`ledger.db.begin_write`): the night's row, locked for this
+    transaction and read afresh (hands recorded at the same moment queue behind the change)."""
     begin_write(db)
-    statement = (select(GameSession).where(GameSession.id == night.id).with_for_update()
-                 .execution_options(populate_existing=True))
-    return db.exec(statement).one()
+    return figures.lock(db, night)
 
 
 def _require_open(night: GameSession) -> None:
@@ -132,6 +131,7 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     night.players = players
     if not returning:
         night.roster = list(night.roster or []) + [name]
+        figures.players_seated(db, night, [name])
     db.add(night)
     audit(db, night, actor, "player_sat_in", before={"players": seated},
           after={"name": name, "players": players, "from_hand": from_hand, "after": players[index - 1] if index else None,
@@ -181,6 +181,8 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     night.players = players
     db.add(night)
     db.flush()
+    for payment in payments:
+        figures.payment_counted(db, night, payment)
     audit(db, night, actor, "player_left", before={"players": seated}, after={
         "name": name, "players": players, "from_hand": from_hand, "as_of_hand": as_of, "settle": settle,
         "balance": balance, "outstanding": owed[name], "cash_out": plan.to_json(),
@@ -211,7 +213,7 @@ def cash_out_quote(db: Session, night: GameSession, name: str) -> Quote:
         raise ValueError(f"{name!r} is not seated")
     owed = outstanding(db, night)
     plan = cash_out(owed, name, [p for p in night.players if p != name])
-    return Quote(name, next_number(db, night), last_hand_of(name, hands_of(db, night)), balances(db, night)[name],
+    return Quote(name, next_number(db, night), figures.last_hands(db, night)[name], balances(db, night)[name],
                  owed, plan)
 
 
@@ -232,6 +234,7 @@ def change_stake(db: Session, night: GameSession, stake_minor: int, actor: Actor
         db.rollback()
         return stake_minor, from_hand
     night.stake_minor = stake_minor
+    figures.stake_changed(db, night, from_hand, stake_minor)
     db.add(night)
     audit(db, night, actor, "stake_changed", before={"stake_minor": before},
           after={"stake_minor": stake_minor, "from_hand": from_hand})
@@ -268,9 +271,7 @@ def swap_seats(
         raise HandError("invalid_entry", f"Say from which hand, 1 to {upcoming}.", "from_hand")
     swap = {a: b, b: a}
     planned: list[tuple[Hand, list[str], str, Submission, Any]] = []
-    for hand in hands_of(db, night):
-        if hand.number < from_hand or hand.status != "counted":
-            continue
+    for hand in _counted_from(db, night, from_hand):
         if not _both_or_neither(hand.players, a, b, hand.number):
             continue
         players = [swap.get(p, p) for p in hand.players]
@@ -295,6 +296,7 @@ def swap_seats(
         db.flush()
         made.append(store_version(db, night, hand.number, hand.version + 1, dealer, submission, result,
                                   players=players, stake_minor=hand.stake_minor))
+    figures.hands_replaced(db, night, [hand for hand, *_ in planned], made)
     if swaps_now:
         night.players = [swap.get(p, p) for p in seated]
     if from_hand == 1:
@@ -307,6 +309,13 @@ def swap_seats(
                  "hands": [{"number": h.number, "version": h.version, "net": h.result.get("net")} for h in made]})
     db.commit()
     return made
+
+
+def _counted_from(db: Session, night: GameSession, from_hand: int) -> list[Hand]:
+    """The counted hands numbered ``from_hand`` or later, number order (read afresh)."""
+    return list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number >= from_hand,
+                                           Hand.status == "counted").order_by(Hand.number)  # type: ignore[arg-type]
+                        .execution_options(populate_existing=True)))
 
 
 def _both_or_neither(players: Sequence[str], a: str, b: str, number: int) -> bool:
@@ -363,6 +372,7 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
                                            getattr(HandTransfer, column) == old).values({column: new}))
         db.exec(update(Payment).where(Payment.session_id == night.id,  # type: ignore[call-overload]
                                       getattr(Payment, column) == old).values({column: new}))
+    figures.player_renamed(db, night, old, new)
     audit(db, night, actor, "player_renamed", before={"name": old}, after={"name": new})
     db.commit()
     return night

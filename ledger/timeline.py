@@ -9,7 +9,7 @@ the hands (current versions, number order).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,8 +72,14 @@ def last_hand_of(name: str, hands: Sequence[Hand]) -> int | None:
 def roster_json(night: GameSession, hands: Sequence[Hand]) -> list[dict[str, Any]]:
     """``[{"name", "seated", "as_of_hand"}]`` in :func:`seat_order`: ``as_of_hand`` is the last
     hand the player sat at (their balance is "as of hand N"), null before their first hand."""
+    return roster_of(night, {name: last_hand_of(name, hands) for name in seat_order(night)})
+
+
+def roster_of(night: GameSession, last_hands: Mapping[str, int | None]) -> list[dict[str, Any]]:
+    """:func:`roster_json` from each player's last hand number (``last_hands``, as
+    :mod:`ledger.figures` keeps them) instead of the hands."""
     seated = set(night.players)
-    return [{"name": name, "seated": name in seated, "as_of_hand": last_hand_of(name, hands)}
+    return [{"name": name, "seated": name in seated, "as_of_hand": last_hands.get(name)}
             for name in seat_order(night)]
 
 

@@ -2,7 +2,9 @@
 rule-based state machine over the JSON API, on the suite's database). After every step each hand
 is zero-sum, the running net is the sum of the counted hands, what is outstanding is that net
 less the payments, hand numbers run 1..n with no gap or repeat, and the history holds exactly
-one audit event per change.
+one audit event per change. The running figures the ledger keeps with each change
+(:mod:`ledger.figures`: nets, payments, last hands, counted hands, stakes) equal a full
+recomputation from the hands and payments after every step.
 
 Entries are real ones the classic rules accept (discard-outs, tonk-outs, knocks and dry stocks
 with totals), and their expected nets come from the rules engine itself (RULES.md §4, §8).
@@ -17,6 +19,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from conftest import session_body
+from ledger import figures
+from ledger.db import get_session
+from ledger.models import GameSession
 from ledger.rules import HandError, score_entry
 
 PHONES = ("host", "player", "viewer")
@@ -52,6 +57,7 @@ def make_machine(client: Any, night_data: dict[str, Any]) -> type[RuleBasedState
         def __init__(self) -> None:
             super().__init__()
             created = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
+            self.id = created["id"]
             self.url = f"/api/v1/sessions/{created['id']}"
             self.night = {"ruleset": night_data["ruleset"], "players": players, "stake": created["stake"]}
             self.headers = {role: {"Authorization": f"Bearer {token}"} for role, token in (
@@ -204,6 +210,14 @@ def make_machine(client: Any, night_data: dict[str, Any]) -> type[RuleBasedState
             listed = {p["id"]: p["status"] for p in self.get("/payments")["payments"]}
             assert listed == {i: p["status"] for i, p in self.payments.items()}
             assert len(self.get("/history")["events"]) == self.changes
+
+        @invariant()
+        def kept_figures_equal_a_recomputation(self) -> None:
+            with client.application.app_context():
+                db = get_session()
+                night = db.get(GameSession, self.id)
+                assert night is not None
+                assert figures.kept(db, night) == figures.recompute(db, night)
 
     return Night
 

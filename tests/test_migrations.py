@@ -1,6 +1,8 @@
 """The alembic migrations build exactly the schema the models describe."""
 from __future__ import annotations
 
+import json
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
@@ -117,6 +119,71 @@ def select_all(model):  # type: ignore[no-untyped-def]
     from sqlmodel import select
 
     return select(model)
+
+
+def test_issue_11_old_nights_upgrade_with_their_running_figures(database_url: str) -> None:
+    """A database at revision 0003 with a night of counted, voided and corrected hands (two
+    stakes, a player who left) and counted and voided payments upgrades to 0004 with figures
+    equal to a recomputation from those hands and payments; downgrading drops them again."""
+    from alembic import command
+    from sqlalchemy import text
+    from sqlmodel import Session
+
+    from ledger import figures
+    from ledger.db import migrations_config
+    from ledger.models import GameSession
+    from ledger.timeline import StakeChange
+
+    engine = make_engine(database_url)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0003")
+        connection.execute(text(
+            "INSERT INTO game_session (id, name, currency, stake_minor, ruleset, players, roster, first_dealer, "
+            "status, last_hand_number, created_at, timezone) VALUES ('old', 'Old night', 'USD', 50, '{}', "
+            "'[\"Dee\", \"Rosa\"]', '[\"Dee\", \"Rosa\", \"Ed\"]', 'Dee', 'open', 4, '2026-01-03 07:30:00', 'UTC')"))
+        # number, version, status, seating, stake, transfers (payer, payee, amount)
+        hands = [
+            (1, 1, "counted", ["Dee", "Rosa", "Ed"], 25, [("Rosa", "Dee", 25), ("Ed", "Dee", 25)]),
+            (2, 1, "superseded", ["Dee", "Rosa", "Ed"], 25, [("Dee", "Ed", 50)]),
+            (2, 2, "counted", ["Dee", "Rosa", "Ed"], 25, [("Dee", "Rosa", 50)]),
+            (3, 1, "voided", ["Dee", "Rosa", "Ed"], 25, [("Dee", "Ed", 75)]),
+            (4, 1, "counted", ["Dee", "Rosa"], 50, [("Dee", "Rosa", 100)]),
+        ]
+        for number, version, status, seating, stake, moves in hands:
+            hand_id = connection.execute(text(
+                "INSERT INTO hand (session_id, number, version, dealer, players, stake_minor, kind, entry, result, "
+                "redeal, status, created_at) VALUES ('old', :n, :v, 'Dee', :players, :stake, 'knock', '{}', '{}', "
+                "false, :status, '2026-01-03 07:31:00') RETURNING id"),
+                {"n": number, "v": version, "players": json.dumps(seating), "stake": stake, "status": status},
+            ).scalar_one()
+            for payer, payee, amount in moves:
+                connection.execute(text(
+                    "INSERT INTO hand_transfer (hand_id, payer, payee, amount_minor) VALUES (:h, :a, :b, :m)"),
+                    {"h": hand_id, "a": payer, "b": payee, "m": amount})
+        for payer, payee, amount, status in (("Ed", "Dee", 20, "counted"), ("Rosa", "Dee", 99, "voided")):
+            connection.execute(text(
+                "INSERT INTO payment (session_id, payer, payee, amount_minor, status, kind, created_at) "
+                "VALUES ('old', :a, :b, :m, :s, 'payment', '2026-01-03 08:00:00')"),
+                {"a": payer, "b": payee, "m": amount, "s": status})
+    upgrade(engine)
+    with Session(engine) as db:
+        night = db.get(GameSession, "old")
+        assert night is not None
+        kept = figures.kept(db, night)
+        assert kept == figures.recompute(db, night)
+        assert kept.net == {"Dee": 50 - 50 - 100, "Rosa": -25 + 50 + 100, "Ed": -25}
+        assert kept.paid == {"Dee": -20, "Rosa": 0, "Ed": 20}
+        assert kept.last_hand == {"Dee": 4, "Rosa": 4, "Ed": 3}
+        assert kept.counted_hands == 3
+        assert kept.stakes == [StakeChange(1, 25), StakeChange(4, 50)]
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0003")
+        assert "player_figures" not in inspect(connection).get_table_names()
+        assert {"counted_hands", "stakes"}.isdisjoint(c["name"] for c in inspect(connection).get_columns("game_session"))
+    engine.dispose()
 
 
 def test_issue_9_clubs_migration_keeps_old_nights_and_goes_down_again(database_url: str) -> None:

@@ -47,4 +47,7 @@ def handle_hand_error(err: HandError) -> tuple[Response, int]:
 
 
 def handle_night_error(err: NightError) -> tuple[Response, int]:
-    return jsonify(err.to_json()), err.status
+    response = jsonify(err.to_json())
+    if "retry_after" in err.extra:  # 503 pdf_busy: when to ask again, in seconds
+        response.headers["Retry-After"] = str(err.extra["retry_after"])
+    return response, err.status

@@ -36,6 +36,8 @@ ERROR_CODES = {
          "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, or an `Idempotency-Key` "
          "that is not 1 to 200 printable characters.",
     429: "`too_many_attempts`: this client called too often; wait a minute.",
+    503: "`pdf_busy` (with `retry_after`, seconds, also sent as `Retry-After`): the PDF is still being made, "
+         "or many are; ask again then (a finished one is kept).",
 }
 
 SESSION_ID = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
@@ -151,13 +153,13 @@ def _paths() -> dict[str, dict[str, Any]]:
             "The minimal plan for what is still outstanding.", {200: _json(out.SettlementSchema, "The plan.")}, ())},
         "/sessions/{session_id}/close": {"post": _op(
             "Host only: no more hands or voids (closing twice changes nothing).", {200: session}, ())},
-        "/sessions/{session_id}/summary.pdf": {"get": _op("The PDF session summary.", {200: pdf}, ())},
+        "/sessions/{session_id}/summary.pdf": {"get": _op("The PDF session summary.", {200: pdf}, (503,))},
         "/sessions/{session_id}/statements/{seat}.pdf": {"get": _op(
             "One player's statement (seat 1..n in seat order; 404 seat_not_found for another seat).",
-            {200: pdf}, ())},
+            {200: pdf}, (503,))},
         "/sessions/{session_id}/statements.pdf": {"get": _op(
             "The night pack: the summary, then every player's statement, a bookmark per player.",
-            {200: pdf}, ())},
+            {200: pdf}, (503,))},
         "/sessions/{session_id}/export.csv": {"get": _op(
             "One table of the night as CSV (cells safe against formula injection).",
             {200: {"description": "The CSV table.", "content": {"text/csv": {

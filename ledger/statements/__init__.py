@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ledger.statements.pack import (
-        file_name, render_night_pack, render_player_statement, render_session_summary,
+        file_name, render, render_night_pack, render_player_statement, render_session_summary,
     )
 
-__all__ = ["file_name", "render_night_pack", "render_player_statement", "render_session_summary"]
+__all__ = ["file_name", "render", "render_night_pack", "render_player_statement", "render_session_summary"]
 
 
 def __getattr__(name: str) -> Any:

@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from reportlab.platypus import NextPageTemplate, PageBreak
 
 from ledger.report import SessionReport, plan_lines, player_statement, running_minor
+from ledger.report_source import ReportSource
 from ledger.statements import fonts
 from ledger.statements.look import Bookmark, Money, build, day_of, when
 from ledger.statements.player import PAGE, statement_story
 from ledger.statements.summary import page_size, summary_story
 from ledger.statements.validate import check
 
-__all__ = ["file_name", "render_night_pack", "render_player_statement", "render_session_summary"]
+__all__ = ["file_name", "render", "render_night_pack", "render_player_statement", "render_session_summary"]
 
 
 def _prepare(report: SessionReport, locale: str) -> list:  # type: ignore[type-arg]
@@ -87,6 +88,25 @@ def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
             story += statement_story(report, statement, locale, series=series)
         return build(story, {"summary": page_size(report), "statement": PAGE}, title=report.name,
                      subject=f"Tonk night pack: {report.name}", locale=locale)
+
+
+def render(kind: str, report: SessionReport | ReportSource, seat: int | None = None,
+           locale: str = "en_US") -> tuple[bytes, str]:
+    """``(pdf, file name)`` of ``kind``: ``"summary"``, ``"statement"`` (of ``seat``) or
+    ``"pack"``, as the functions above render them, of ``report`` or of the report made from a
+    :class:`~ledger.report_source.ReportSource` (what a worker of :mod:`ledger.render_pool`
+    runs). Raises ``ValueError`` for another kind, else as the function of that kind."""
+    if isinstance(report, ReportSource):
+        report = report.shape()
+    if kind == "pack":
+        return render_night_pack(report, locale=locale), file_name(report)
+    if kind == "statement":
+        if seat is None or not 1 <= seat <= len(report.players):
+            raise IndexError(f"seat must be 1..{len(report.players)}, got {seat}")
+        return render_player_statement(report, seat, locale=locale), file_name(report, report.players[seat - 1])
+    if kind == "summary":
+        return render_session_summary(report, locale=locale), file_name(report)
+    raise ValueError(f"unknown kind of PDF {kind!r}")
 
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from flask import Response, abort, render_template
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from ledger import export
 from ledger import night as ledger_night
@@ -134,8 +134,8 @@ def headlines(db: Session, night: GameSession, events: list[AuditEvent]) -> list
     """News lines for the live update of the other phones: "Hand 4 recorded: Rosa knocked
     with 4 and won"."""
     numbers = {e.hand_number for e in events if e.hand_number is not None}
-    hands = {(h.number, h.version): h for h in ledger_night.hands_of(db, night, all_versions=True)
-             if h.number in numbers} if numbers else {}
+    hands = {(h.number, h.version): h for h in db.exec(  # only the hands the news names
+        select(Hand).where(Hand.session_id == night.id, col(Hand.number).in_(sorted(numbers))))} if numbers else {}
     out = []
     for event in events:
         view = describe_event(event, night, hands)

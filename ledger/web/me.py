@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, current_app, redirect, request, session, url_for
+from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
 
 from ledger import downloads
 from ledger.db import get_session
@@ -53,15 +53,19 @@ def this_is_me(session_id: str) -> Any:
     return redirect(url_for("web.table", session_id=night.id))
 
 
-def _download(session_id: str, kind: str, seat: int | None = None) -> Response:
+def _download(session_id: str, kind: str, seat: int | None = None) -> Any:
     night, actor = authorised(session_id)
     secrets = host_secrets(night, actor) if kind != "statement" else None
     try:
         pdf, name = downloads.statement_pdf(get_session(), night, kind, seat=seat,
                                             locale=current_app.config.get("LOCALE", "en_US"),
                                             recovery_code=secrets.recovery_code if secrets else "")
-    except NightError:
-        abort(404)
+    except NightError as err:
+        if err.code != "pdf_busy":
+            abort(404)
+        retry = str(err.extra["retry_after"])  # the page asks again by itself (Refresh)
+        return render_template("error.html", status=503, title="The PDF is being made", reason="pdf_busy",
+                               night=night), 503, {"Retry-After": retry, "Refresh": retry}
     return downloads.pdf_response(pdf, name)
 
 

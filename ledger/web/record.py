@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
+from sqlmodel import col, select
 
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
-from ledger.models import GameSession
+from ledger.models import GameSession, Hand
 from ledger.money import parse_amount
 from ledger.night import NightError
 from ledger.rules import HandError, HandResult
@@ -29,6 +30,9 @@ from ledger.web.blueprint import bp
 from ledger.web.card_grid import card_grid, spade_choices
 from ledger.web.entry_form import FINAL, OUTCOME_HINTS, WHOLE_STEP, HandForm, new_key, outcome_title
 from ledger.web.formatting import money
+
+
+SIDE_POT_BATCH = 20  # hands read at a time looking back for the last side pot
 
 
 @dataclass(frozen=True)
@@ -235,15 +239,22 @@ _headline = headline  # the name other modules used before
 
 
 def _remembered_side_pot(night: GameSession) -> tuple[int | None, list[str] | None]:
-    """The side stake and players of the last counted hand that had a spade side pot."""
-    for hand in reversed(ledger_night.hands_of(get_session(), night)):
-        if hand.status != "counted":
-            continue
-        spade = (hand.entry.get("side_bets") or {}).get("spade")
-        if isinstance(spade, dict):
-            stake = spade.get("side_stake")
-            players = list((spade.get("highest_spade") or {}).keys())
-            return (stake if type(stake) is int else None), players
+    """The side stake and players of the last counted hand that had a spade side pot (read
+    back from the newest hand, a few at a time, only as far as that hand)."""
+    db, below = get_session(), night.last_hand_number + 1
+    while below > 1:
+        batch = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted",
+                                           Hand.number < below)
+                        .order_by(col(Hand.number).desc()).limit(SIDE_POT_BATCH)).all()
+        for hand in batch:
+            spade = (hand.entry.get("side_bets") or {}).get("spade")
+            if isinstance(spade, dict):
+                stake = spade.get("side_stake")
+                players = list((spade.get("highest_spade") or {}).keys())
+                return (stake if type(stake) is int else None), players
+        if len(batch) < SIDE_POT_BATCH:
+            break
+        below = batch[-1].number
     return None, None
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
+from ledger import figures
 from ledger import night as ledger_night
 from ledger import seating
 from ledger.access import Actor
@@ -25,7 +26,7 @@ from ledger.money import parse_amount
 from ledger.names import normalise_name
 from ledger.night import NightError
 from ledger.rules import HandError
-from ledger.timeline import roster_json, seat_order, stake_changes
+from ledger.timeline import roster_of, seat_order
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
@@ -39,12 +40,11 @@ TYPED = 120
 @live.view("seats", "_live_seats.html")
 def seats_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
     """The seating now (next dealer marked), everyone who left with their last hand, the stakes."""
-    hands = ledger_night.hands_of(db, night)
     following = ledger_night.next_number(db, night)
     return {
-        "roster": roster_json(night, hands),
+        "roster": roster_of(night, figures.last_hands(db, night)),
         "net": ledger_night.balances(db, night),
-        "stakes": stake_changes(night, hands, following),
+        "stakes": figures.stake_changes(db, night),
         "next_number": following,
         "next_dealer": ledger_night.next_dealer(db, night),
     }

@@ -16,6 +16,7 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
 from sqlmodel import Session
 
+from ledger import figures
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
@@ -23,7 +24,6 @@ from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import GameSession, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
-from ledger.timeline import roster_json, stake_changes
 from ledger.web import hand_rows, live
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import (
@@ -103,10 +103,10 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     """What changes on the table screen when a phone records, voids or corrects a hand."""
     last = hand_rows.last_counted(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
-    hands = ledger_night.hands_of(db, night)  # TODO(issue 11): kept figures for who left and the stake's start
-    stakes = stake_changes(night, hands, ledger_night.next_number(db, night))
+    stakes = figures.stake_changes(db, night)
+    last_hands = figures.last_hands(db, night)
     return {
-        "left": {r["name"]: r["as_of_hand"] for r in roster_json(night, hands) if not r["seated"]},
+        "left": {name: hand for name, hand in last_hands.items() if name not in night.players},
         "stake_from": stakes[-1].from_hand if len(stakes) > 1 else None,
         "preset": _preset_title(night),
         "house_changes": [f"{label}: {value}" for _, label, value in changes_from_preset(ledger_night.rules_of(night))],

@@ -8,7 +8,7 @@ there as which member (``club_seat``), what each night carried into the running 
 (``club_event``). New tables only: existing nights are untouched and keep working outside clubs.
 
 Revision ID: 0005_clubs
-Revises: 0004_running_figures (the lead re-chains this when 0004 lands; until then 0003)
+Revises: 0004_running_figures
 Create Date: 2026-12-08
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ledger.models import UTCDateTime
 
 
 revision = '0005_clubs'
-down_revision = '0003'  # TODO(lead): '0004_running_figures' once that revision is merged
+down_revision = '0004_running_figures'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,245 @@
+"""A night's running figures, kept up to date in the same transaction as each change, so that no
+request that runs per hand or per poll reads every hand, transfer or payment of the night.
+
+Kept per player (:class:`~ledger.models.PlayerFigures`, one row for everyone who ever sat):
+``net_minor`` over the counted hands, ``paid_minor`` what the counted payments moved (paid less
+received), ``last_hand`` the last hand number the player sat at. Kept on the night's row
+(:class:`~ledger.models.GameSession`): ``counted_hands`` and ``stakes`` (where the stake changed).
+
+Every change calls one of the functions below after :func:`lock` (the night's row, locked for
+the transaction: PostgreSQL queues the changes of one night behind it, SQLite's write lock
+already does), and applies differences with atomic increments (``SET net_minor = net_minor +
+:delta``), so concurrent writers on PostgreSQL lose no update. The rows of one night are
+updated in name order, after the night's row, so two changes never wait on each other in a
+circle.
+
+:func:`recompute` works every figure out again from the hands and payments (what the PDF
+report reads anyway, and what the tests compare with :func:`kept`). Amounts are ``int`` minor
+units.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, update
+from sqlmodel import Session, col, select
+
+from ledger.models import GameSession, Hand, HandTransfer, Payment, PlayerFigures
+from ledger.timeline import StakeChange, last_hand_of, seat_order
+
+FIGURES = PlayerFigures.__table__  # type: ignore[attr-defined]
+NIGHTS = GameSession.__table__  # type: ignore[attr-defined]
+
+
+# -- what every change does first ------------------------------------------------------------------
+def lock(db: Session, night: GameSession) -> GameSession:
+    """The night's row, locked until the transaction ends (``SELECT ... FOR UPDATE`` on
+    PostgreSQL; under SQLite's write lock already) and read afresh, so what a change reads
+    next (a hand's status, what is owed) is what it changes. Call after ``begin_write``."""
+    statement = (select(GameSession).where(GameSession.id == night.id).with_for_update()
+                 .execution_options(populate_existing=True))
+    return db.exec(statement).one()
+
+
+# -- keeping the figures ---------------------------------------------------------------------------
+def opening_stakes(stake_minor: int) -> list[list[int]]:
+    """``GameSession.stakes`` of a new night: ``stake_minor`` from hand 1."""
+    return [[1, stake_minor]]
+
+
+def players_seated(db: Session, night: GameSession, names: Iterable[str]) -> None:
+    """Rows for players sitting at the night for the first time (nothing owed yet)."""
+    rows = [{"session_id": night.id, "player": name} for name in names]
+    if rows:
+        db.connection().execute(insert(FIGURES), rows)
+
+
+def hand_recorded(db: Session, night: GameSession, number: int, players: Sequence[str],
+                  transfers: Iterable[tuple[str, str, int]]) -> None:
+    """A new hand ``number`` counts: one more counted hand, the ``transfers`` (payer, payee,
+    amount) added to the nets, and ``number`` is the last hand of everyone in ``players``."""
+    _count(db, night, 1)
+    net = dict.fromkeys(players, 0) | _deltas(transfers)
+    db.connection().execute(
+        update(FIGURES).where(FIGURES.c.session_id == night.id, FIGURES.c.player == bindparam("name"))
+        .values(net_minor=FIGURES.c.net_minor + bindparam("delta"), last_hand=number),
+        [{"name": name, "delta": net[name]} for name in sorted(net)],
+    )
+
+
+def hand_voided(db: Session, night: GameSession, hand: Hand) -> None:
+    """Counted ``hand`` stops counting (void, undo)."""
+    _count(db, night, -1)
+    _add_net(db, night, _deltas(_stored_transfers(db, [hand]), sign=-1))
+
+
+def hand_restored(db: Session, night: GameSession, hand: Hand) -> None:
+    """Voided ``hand`` counts again (restore, redo)."""
+    _count(db, night, 1)
+    _add_net(db, night, _deltas(_stored_transfers(db, [hand])))
+
+
+def hands_replaced(db: Session, night: GameSession, old: Sequence[Hand], new: Sequence[Hand]) -> None:
+    """Counted versions ``old`` were replaced by counted versions ``new`` (a correction, a seat
+    fix; both flushed): the nets move by the difference, and every hand still counts."""
+    delta = _deltas(_stored_transfers(db, old), sign=-1)
+    for name, amount in _deltas(_stored_transfers(db, new)).items():
+        delta[name] = delta.get(name, 0) + amount
+    _add_net(db, night, delta)
+
+
+def payment_counted(db: Session, night: GameSession, payment: Payment, sign: int = 1) -> None:
+    """A payment starts counting (``sign`` 1) or stops (``sign`` -1, a void)."""
+    amount = sign * payment.amount_minor
+    _add(db, night, "paid_minor", {payment.payer: amount, payment.payee: -amount})
+
+
+def player_renamed(db: Session, night: GameSession, old: str, new: str) -> None:
+    db.connection().execute(update(FIGURES).where(FIGURES.c.session_id == night.id, FIGURES.c.player == old)
+                            .values(player=new))
+
+
+def stake_changed(db: Session, night: GameSession, from_hand: int, stake_minor: int) -> None:
+    """From hand ``from_hand`` (the next to be recorded) the stake is ``stake_minor``. A change
+    made before any hand was played at the last one replaces it; changing back to the stake of
+    the hands before drops it."""
+    stakes = [list(change) for change in night.stakes or [[1, stake_minor]]]
+    if stakes[-1][0] >= from_hand:
+        stakes.pop()
+    if not stakes or stakes[-1][1] != stake_minor:
+        stakes.append([from_hand if stakes else 1, stake_minor])
+    night.stakes = stakes
+    db.add(night)
+
+
+def _count(db: Session, night: GameSession, delta: int) -> None:
+    db.connection().execute(update(NIGHTS).where(NIGHTS.c.id == night.id)
+                            .values(counted_hands=NIGHTS.c.counted_hands + delta))
+
+
+def _add_net(db: Session, night: GameSession, delta: Mapping[str, int]) -> None:
+    _add(db, night, "net_minor", delta)
+
+
+def _add(db: Session, night: GameSession, column: str, delta: Mapping[str, int]) -> None:
+    changes = [{"name": name, "delta": amount} for name, amount in sorted(delta.items()) if amount]
+    if not changes:
+        return
+    target = FIGURES.c[column]
+    db.connection().execute(
+        update(FIGURES).where(FIGURES.c.session_id == night.id, FIGURES.c.player == bindparam("name"))
+        .values({column: target + bindparam("delta")}),
+        changes,
+    )
+
+
+def _deltas(transfers: Iterable[tuple[str, str, int]], sign: int = 1) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for payer, payee, amount in transfers:
+        out[payer] = out.get(payer, 0) - sign * amount
+        out[payee] = out.get(payee, 0) + sign * amount
+    return out
+
+
+def _stored_transfers(db: Session, hands: Sequence[Hand]) -> list[tuple[str, str, int]]:
+    if not hands:
+        return []
+    db.flush()
+    rows = db.exec(select(HandTransfer.payer, HandTransfer.payee, HandTransfer.amount_minor)
+                   .where(col(HandTransfer.hand_id).in_([h.id for h in hands])))
+    return [(payer, payee, int(amount)) for payer, payee, amount in rows]
+
+
+# -- reading them --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """A night's running figures: ``net`` and ``paid`` (minor units) and ``last_hand`` by player
+    in :func:`ledger.timeline.seat_order`, ``counted_hands``, ``stakes`` (where the stake changed)."""
+
+    net: dict[str, int]
+    paid: dict[str, int]
+    last_hand: dict[str, int | None]
+    counted_hands: int
+    stakes: list[StakeChange]
+
+
+def kept(db: Session, night: GameSession) -> Figures:
+    """The figures as kept: one indexed read of the night's player rows and one of its row."""
+    rows = {name: (net, paid, last) for name, net, paid, last in db.exec(
+        select(PlayerFigures.player, PlayerFigures.net_minor, PlayerFigures.paid_minor, PlayerFigures.last_hand)
+        .where(PlayerFigures.session_id == night.id))}
+    order = seat_order(night)
+    nothing = (0, 0, None)
+    return Figures(
+        net={p: int(rows.get(p, nothing)[0]) for p in order},
+        paid={p: int(rows.get(p, nothing)[1]) for p in order},
+        last_hand={p: rows.get(p, nothing)[2] for p in order},
+        counted_hands=counted_hands(db, night),
+        stakes=stake_changes(db, night),
+    )
+
+
+def balances(db: Session, night: GameSession) -> dict[str, int]:
+    """Each player's running net over the counted hands (kept), in seat order."""
+    return _by_player(db, night, PlayerFigures.net_minor, 0)
+
+
+def outstanding(db: Session, night: GameSession) -> dict[str, int]:
+    """What each player still owes (< 0) or is owed (> 0) after the counted payments (kept),
+    in seat order."""
+    return _by_player(db, night, PlayerFigures.net_minor + PlayerFigures.paid_minor, 0)
+
+
+def last_hands(db: Session, night: GameSession) -> dict[str, int | None]:
+    """The last hand number each player sat at (kept; None before their first), seat order."""
+    return _by_player(db, night, PlayerFigures.last_hand, None)
+
+
+def counted_hands(db: Session, night: GameSession) -> int:
+    """How many hands count (kept), redeals included."""
+    return int(db.exec(select(GameSession.counted_hands).where(GameSession.id == night.id)).one())
+
+
+def stake_changes(db: Session, night: GameSession) -> list[StakeChange]:
+    """Where the stake changed (kept), as :func:`ledger.timeline.stake_changes` works it out
+    from every hand; the last entry is the current stake."""
+    stakes = db.exec(select(GameSession.stakes).where(GameSession.id == night.id)).one()
+    return [StakeChange(int(h), int(s)) for h, s in stakes]
+
+
+def _by_player(db: Session, night: GameSession, column: Any, default: int | None) -> dict[str, Any]:
+    found = dict(db.exec(select(PlayerFigures.player, column).where(PlayerFigures.session_id == night.id)).all())
+    return {p: default if found.get(p) is None else int(found[p]) for p in seat_order(night)}
+
+
+# -- working them out again -------------------------------------------------------------------------
+def recompute(db: Session, night: GameSession) -> Figures:
+    """Every figure worked out again from all the night's hands, transfers and payments (the
+    full reads the kept figures spare each request)."""
+    from ledger.timeline import stake_changes as changes_over
+
+    order = seat_order(night)
+    next_number = int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one()) + 1
+    hands = list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status != "superseded")
+                         .order_by(Hand.number)))  # type: ignore[arg-type]
+    net = dict.fromkeys(order, 0)
+    rows = db.exec(select(HandTransfer.payer, HandTransfer.payee, func.sum(HandTransfer.amount_minor))
+                   .join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
+                   .where(Hand.session_id == night.id, Hand.status == "counted")
+                   .group_by(HandTransfer.payer, HandTransfer.payee))
+    for payer, payee, amount in rows:
+        net[payer] -= int(amount)
+        net[payee] += int(amount)
+    paid = dict.fromkeys(order, 0)
+    for payment in db.exec(select(Payment).where(Payment.session_id == night.id, Payment.status == "counted")):
+        paid[payment.payer] += payment.amount_minor
+        paid[payment.payee] -= payment.amount_minor
+    return Figures(
+        net=net,
+        paid=paid,
+        last_hand={p: last_hand_of(p, hands) for p in order},
+        counted_hands=sum(1 for h in hands if h.status == "counted"),
+        stakes=changes_over(night, hands, next_number),
+    )

@@ -1,0 +1,161 @@
+"""Reading one night: its hands, running balances and counts (kept by :mod:`ledger.figures`),
+who deals next, the session and hands as the API shows them, and the report model every PDF
+renders (:mod:`ledger.report`). Nothing here writes. Amounts are ``int`` minor units.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from sqlalchemy import Text, cast
+from sqlmodel import Session, select
+
+from ledger import figures
+from ledger.errors import NightError
+from ledger.models import GameSession, Hand
+from ledger.payments import outstanding, payments_of, settlement_plan
+from ledger.report import SessionReport
+from ledger.report_source import ReportSource
+from ledger.rules import RuleSet
+from ledger.rules.describe import describe_hand
+from ledger.timeline import roster_of, rotate, seat_order
+from ledger.transfers import Transfer
+
+
+def rules_of(night: GameSession) -> RuleSet:
+    """The rule set frozen into the session when it started (never re-read from presets)."""
+    return RuleSet.from_snapshot(night.ruleset)
+
+
+def get_hand(db: Session, night: GameSession, number: int) -> Hand:
+    """The current version of hand ``number`` (read afresh). Raises :class:`NightError` 404
+    ``hand_not_found``."""
+    hand = db.exec(select(Hand).where(
+        Hand.session_id == night.id, Hand.number == number, Hand.status != "superseded")
+        .execution_options(populate_existing=True)).first()
+    if hand is None:
+        raise NightError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
+    return hand
+
+
+def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> list[Hand]:
+    """The session's hands in number order: the current version of each, or with
+    ``all_versions`` every version (superseded ones included), oldest first."""
+    query = select(Hand).where(Hand.session_id == night.id)
+    if not all_versions:
+        query = query.where(Hand.status != "superseded")
+    return list(db.exec(query.order_by(Hand.number, Hand.version)))
+
+
+def balances(db: Session, night: GameSession) -> dict[str, int]:
+    """Each player's running net over the counted hands, minor units (sums to 0): everyone who
+    ever sat, seated or not, in :func:`ledger.timeline.seat_order` (current seats first). Kept
+    by :mod:`ledger.figures` (:func:`ledger.figures.recompute` works it out from the hands)."""
+    return figures.balances(db, night)
+
+
+def next_number(db: Session, night: GameSession) -> int:
+    """The number the next recorded hand will get."""
+    return int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one()) + 1
+
+
+def hand_count(db: Session, night: GameSession) -> int:
+    """Counted hands, redeals included (kept by :mod:`ledger.figures`)."""
+    return figures.counted_hands(db, night)
+
+
+def next_dealer(db: Session, night: GameSession) -> str:
+    """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
+    hand, redeals included, in that hand's seating, skipping players who left since
+    (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
+    last = db.exec(  # one row, read backwards along uq_hand_session_number_version
+        select(Hand.dealer, Hand.players).where(Hand.session_id == night.id, Hand.status == "counted")
+        .order_by(Hand.number.desc()).limit(1)  # type: ignore[attr-defined]
+    ).first()
+    if last is None:
+        return rotate(night.players, None, None, night.first_dealer, night.roster)
+    return rotate(night.players, last[1], last[0], night.first_dealer)
+
+
+def report_source(db: Session, night: GameSession) -> ReportSource:
+    """What the night's report is made from, read in one go: the hands with their stored JSON
+    as text (decoded where the PDF renders, see :mod:`ledger.report_source`), the kept
+    figures, the payments and the settle-up plan."""
+    hands = db.exec(
+        select(Hand.number, Hand.dealer, cast(Hand.players, Text), cast(Hand.entry, Text),  # type: ignore[call-overload]
+               cast(Hand.result, Text), Hand.redeal, Hand.status)
+        .where(Hand.session_id == night.id, Hand.status != "superseded").order_by(Hand.number))
+    plan = settlement_plan(db, night)
+    last = figures.last_hands(db, night)
+    return ReportSource(
+        name=night.name,
+        currency=night.currency,
+        stake_minor=night.stake_minor,
+        ruleset=dict(night.ruleset),
+        created_at=night.created_at,
+        timezone=night.timezone,
+        players=tuple(seat_order(night)),
+        hands=tuple(tuple(row) for row in hands),  # type: ignore[misc]
+        net_minor=balances(db, night),
+        settlement=plan.transfers,
+        settlement_minimal=plan.minimal,
+        payments=tuple(Transfer(p.payer, p.payee, p.amount_minor)
+                       for p in payments_of(db, night) if p.status == "counted"),
+        stakes=tuple((c.from_hand, c.stake_minor) for c in figures.stake_changes(db, night)),
+        left={name: hand for name, hand in last.items() if name not in night.players},
+    )
+
+
+def build_report(db: Session, night: GameSession) -> SessionReport:
+    """The read model every PDF renders (:meth:`ReportSource.shape` of :func:`report_source`)."""
+    return report_source(db, night).shape()
+
+
+def session_json(db: Session, night: GameSession) -> dict[str, Any]:
+    """The session as the API shows it: every amount an int in minor units. ``players`` and
+    ``stake`` are the current seating and stake; ``net`` and ``outstanding`` cover everyone who
+    ever sat; ``roster`` says who is seated and each player's last hand (``as_of_hand``);
+    ``stakes`` lists where the stake changed (``from_hand``)."""
+    following = next_number(db, night)
+    return {
+        "id": night.id,
+        "name": night.name,
+        "currency": night.currency,
+        "stake": night.stake_minor,
+        "ruleset": night.ruleset,
+        "players": list(night.players),
+        "first_dealer": night.first_dealer,
+        "status": night.status,
+        "timezone": night.timezone,
+        "created_at": night.created_at.isoformat(),
+        "closed_at": night.closed_at.isoformat() if night.closed_at else None,
+        "net": balances(db, night),
+        "outstanding": outstanding(db, night),
+        "hand_count": hand_count(db, night),
+        "next_dealer": next_dealer(db, night),
+        "next_number": following,
+        "roster": roster_of(night, figures.last_hands(db, night)),
+        "stakes": [change.to_json() for change in figures.stake_changes(db, night)],
+    }
+
+
+def hand_json(hand: Hand) -> dict[str, Any]:
+    """A stored hand as the API shows it."""
+    result: Mapping[str, Any] = hand.result
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "dealer": hand.dealer,
+        "status": hand.status,
+        "players": list(hand.players),
+        "stake": hand.stake_minor,
+        "outcome": hand.entry.get("outcome"),
+        "hands": hand.entry.get("hands"),
+        "side_bets": hand.entry.get("side_bets"),
+        "description": describe_hand(hand.entry.get("outcome", {}), result),
+        "transfers": list(result.get("transfers", [])),
+        "net": dict(result.get("net", {})),
+        "redeal": bool(result.get("redeal")),
+        "winners": list(result.get("winners", [])),
+        "created_at": hand.created_at.isoformat(),
+        "voided_at": hand.voided_at.isoformat() if hand.voided_at else None,
+    }

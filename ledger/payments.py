@@ -1,0 +1,134 @@
+"""Money handed over at settle-up: payments (partial amounts allowed, voided by the host),
+what is still owed after them, and the plan that clears it (RULES.md §8, settlement).
+
+Amounts are ``int`` minor units. What is owed is kept by :mod:`ledger.figures` in the
+transaction of each payment, under the night's row lock, so two phones cannot both pay one debt.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from sqlmodel import Session, select
+
+from ledger import figures
+from ledger.access import SYSTEM, Actor
+from ledger.audit import audit
+from ledger.db import begin_write
+from ledger.errors import NightError
+from ledger.models import GameSession, Payment, utcnow
+from ledger.money import format_plain
+from ledger.names import normalise_name
+from ledger.settlement import SettlementPlan, settle_after_payments
+from ledger.timeline import seat_order
+from ledger.transfers import Transfer
+
+MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
+MAX_EXACT_TOTAL = 2**53 - 1  # the largest integer JavaScript reads exactly
+
+
+def payments_of(db: Session, night: GameSession) -> list[Payment]:
+    return list(db.exec(select(Payment).where(Payment.session_id == night.id).order_by(Payment.id)))
+
+
+def outstanding(db: Session, night: GameSession) -> dict[str, int]:
+    """What is still owed after the payments made so far: the running net, plus what each
+    player has paid, minus what each has received (minor units, sums to 0; kept by
+    :mod:`ledger.figures`)."""
+    return figures.outstanding(db, night)
+
+
+def record_payment(
+    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
+    *, confirm: bool = False,
+) -> Payment:
+    """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
+
+    Without ``confirm`` the payment must be owed: the payer still owes at least
+    ``amount_minor`` and the payee is still owed at least that much (what is ``outstanding``).
+    Anyone who sat at the night may pay or be paid, seated now or not. Raises
+    :class:`NightError` 422 ``invalid_payment`` (field ``from``/``to``/``amount``) for a player
+    who never sat, paying oneself, a non-positive amount, or one that would take a total
+    past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
+    the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
+    ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
+    :class:`AccessDenied` for a viewer.
+    """
+    actor.require("pay")
+    payer, payee = normalise_name(payer), normalise_name(payee)
+    for field, name in (("from", payer), ("to", payee)):
+        if name not in seat_order(night):
+            raise NightError(422, "invalid_payment", f"{name} did not sit at this table.", field)
+    if payer == payee:
+        raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
+    if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
+        raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
+    # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
+    begin_write(db)
+    figures.lock(db, night)
+    left = outstanding(db, night)
+    _check_owed(night, payer, payee, amount_minor, left, confirm)
+    if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
+        raise NightError(422, "invalid_payment",
+                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
+    payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
+    db.add(payment)
+    db.flush()
+    figures.payment_counted(db, night, payment)
+    audit(db, night, actor, "payment_recorded", after=payment_json(payment))
+    db.commit()
+    return payment
+
+
+def _check_owed(
+    night: GameSession, payer: str, payee: str, amount_minor: int, left: Mapping[str, int], confirm: bool
+) -> None:
+    """:class:`NightError` 422 ``overpayment`` unless ``confirm`` or the payment is owed."""
+    owes, owed = max(-left[payer], 0), max(left[payee], 0)
+    if confirm or amount_minor <= min(owes, owed):
+        return
+    amount = f"{format_plain(amount_minor, night.currency)} {night.currency}"
+    extra = {"owes": owes, "owed": owed, "amount": amount_minor}
+    if owes == 0:
+        message, field = f"{payer} owes nothing; send confirm to record {amount} anyway.", "from"
+    elif owed == 0:
+        message, field = f"{payee} is owed nothing; send confirm to record {amount} anyway.", "to"
+    elif amount_minor > owes:
+        owes_text = f"{format_plain(owes, night.currency)} {night.currency}"
+        message, field = f"{payer} owes only {owes_text}; send confirm to record {amount} anyway.", "amount"
+    else:
+        owed_text = f"{format_plain(owed, night.currency)} {night.currency}"
+        message, field = f"{payee} is owed only {owed_text}; send confirm to record {amount} anyway.", "amount"
+    raise NightError(422, "overpayment", message, field, extra)
+
+
+def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:
+    """Void a recorded payment (kept, stops counting). Raises :class:`NightError` 404
+    ``payment_not_found``; :class:`AccessDenied` unless host."""
+    actor.require("void_payment")
+    begin_write(db)
+    figures.lock(db, night)
+    payment = db.get(Payment, payment_id, populate_existing=True)
+    if payment is None or payment.session_id != night.id:
+        raise NightError(404, "payment_not_found", f"This night has no payment {payment_id}.", "id")
+    if payment.status == "voided":
+        return payment
+    before = payment_json(payment)
+    payment.status = "voided"
+    payment.voided_at = utcnow()
+    db.add(payment)
+    figures.payment_counted(db, night, payment, -1)
+    audit(db, night, actor, "payment_voided", before=before, after=payment_json(payment))
+    db.commit()
+    return payment
+
+
+def payment_json(payment: Payment) -> dict[str, Any]:
+    return {"id": payment.id, "from": payment.payer, "to": payment.payee, "amount": payment.amount_minor,
+            "status": payment.status, "kind": payment.kind, "created_at": payment.created_at.isoformat()}
+
+
+def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
+    """The fewest transfers that clear what is still owed (balances less payments made),
+    keeping the earlier suggestions while payments follow them."""
+    payments = [Transfer(p.payer, p.payee, p.amount_minor) for p in payments_of(db, night) if p.status == "counted"]
+    return settle_after_payments(figures.balances(db, night), payments)
