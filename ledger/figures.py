@@ -243,3 +243,21 @@ def recompute(db: Session, night: GameSession) -> Figures:
         counted_hands=sum(1 for h in hands if h.status == "counted"),
         stakes=changes_over(night, hands, next_number),
     )
+
+
+def rebuild(db: Session, night: GameSession) -> Figures:
+    """Store :func:`recompute`'s figures as the kept ones, for a night whose hands and payments
+    were written whole rather than change by change (a club imported from its export). Call
+    after they are flushed, in the same write transaction; returns the figures stored."""
+    db.flush()
+    figures = recompute(db, night)
+    db.connection().execute(FIGURES.delete().where(FIGURES.c.session_id == night.id))
+    rows = [{"session_id": night.id, "player": p, "net_minor": figures.net[p], "paid_minor": figures.paid[p],
+             "last_hand": figures.last_hand[p]} for p in figures.net]
+    if rows:
+        db.connection().execute(insert(FIGURES), rows)
+    db.connection().execute(update(NIGHTS).where(NIGHTS.c.id == night.id).values(
+        counted_hands=figures.counted_hands,
+        stakes=[[change.from_hand, change.stake_minor] for change in figures.stakes]))
+    db.expire(night, ["counted_hands", "stakes"])
+    return figures

@@ -82,6 +82,15 @@ def test_a_club_round_trips_into_a_fresh_database(client: Any, fresh_client: Any
     night_id, night_token = next(iter(copy["night_tokens"].items()))
     night = fresh_client.get(f"/api/v1/sessions/{night_id}", headers=bearer(night_token)).get_json()
     assert night["status"] == "closed" and night["hand_count"] == 10
+    # every imported night's kept figures are what its hands and payments add up to
+    with fresh_client.application.app_context():
+        from ledger import figures
+        from ledger.db import get_session
+        from ledger.models import GameSession
+        db = get_session()
+        for night_id in copy["night_tokens"]:
+            imported_night = db.get(GameSession, night_id)
+            assert figures.kept(db, imported_night) == figures.recompute(db, imported_night)
     assert fresh_client.get(copy_url, headers=bearer(club["token"])).status_code == 403  # old tokens open nothing
 
 

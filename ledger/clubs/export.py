@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access
+from ledger import access, figures
 from ledger import night as ledger_night
 from ledger.clubs.carry import balances, carried_of, nights_of, payments_of, seat_members
 from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNight, ClubPayment, ClubSeat
@@ -168,6 +168,7 @@ def _store(db: Session, doc: Mapping[str, Any]) -> tuple[Club, str, dict[str, st
             db.add(Payment(session_id=night.id, payer=str(p["from"]), payee=str(p["to"]), amount_minor=_money(p["amount"]),
                            status=str(p["status"]), kind=str(p.get("kind") or "payment"),
                            created_at=_time(p["created_at"]), voided_at=_time(p.get("voided_at"))))
+        figures.rebuild(db, night)  # written whole, not change by change: the kept figures from them
         for e in entry["history"]:
             db.add(AuditEvent(session_id=night.id, action=str(e["action"]), actor_role=str(e.get("actor_role", "")),
                               device=str(e.get("device") or ""), hand_number=e.get("hand_number"),
