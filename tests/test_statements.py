@@ -167,21 +167,27 @@ def test_a_second_download_of_an_unchanged_night_is_the_same_and_a_change_shows(
 def test_rendering_holds_no_database_transaction_and_other_phones_record_hands_meanwhile(
     client: Any, played: dict[str, Any], night_data: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """While reportlab lays the pack out, the request's database session is outside any
-    transaction and another phone's hand is recorded; the pack shows the night as read, and
-    the next download shows the new hand."""
-    from flask import g
+    """While reportlab lays the pack out (in the render pool's thread, so this test can watch
+    it), the downloading request's database session is outside any transaction and another
+    phone's hand is recorded; the pack shows the night as read, and the next download shows the
+    new hand."""
+    from flask import g, request_started
     from reportlab.platypus import doctemplate
 
+    client.application.config["PDF_POOL"] = "thread"
     url = f"/api/v1/sessions/{played['id']}"
     hand = night_data["hands"][0]
     entry = {"outcome": hand["outcome"], "hands": hand["hands"], "dealer": hand["dealer"]}
     during: list[tuple[bool, int]] = []
+    requests: list[Any] = []  # each request's app globals (g), where its database session lives
     build = doctemplate.BaseDocTemplate.build
+
+    def started(sender: Any, **extra: Any) -> None:
+        requests.append(g._get_current_object())  # type: ignore[attr-defined]
 
     def laying_out(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         if not during:
-            session = g.get("db_session")
+            session = requests[-1].get("db_session")  # the download waiting for this render
             busy = session is not None and session.in_transaction()
             recorded: list[int] = []  # another phone, on its own thread (its own app context)
             other = threading.Thread(target=lambda: recorded.append(
@@ -191,10 +197,14 @@ def test_rendering_holds_no_database_transaction_and_other_phones_record_hands_m
             during.append((busy, *recorded))
         return build(self, *args, **kwargs)
 
+    request_started.connect(started, client.application)
     monkeypatch.setattr(doctemplate.BaseDocTemplate, "build", laying_out)
-    hands = len(night_data["hands"])
-    first = flat(pdftotext(client.get(f"{url}/statements.pdf", headers=played["viewer"]).data))
-    assert during == [(False, 201)]
-    assert f"Net over {hands} counted hands" in first
-    again = flat(pdftotext(client.get(f"{url}/statements.pdf", headers=played["viewer"]).data))
-    assert f"Net over {hands + 1} counted hands" in again
+    try:
+        hands = len(night_data["hands"])
+        first = flat(pdftotext(client.get(f"{url}/statements.pdf", headers=played["viewer"]).data))
+        assert during == [(False, 201)]
+        assert f"Net over {hands} counted hands" in first
+        again = flat(pdftotext(client.get(f"{url}/statements.pdf", headers=played["viewer"]).data))
+        assert f"Net over {hands + 1} counted hands" in again
+    finally:
+        request_started.disconnect(started, client.application)
