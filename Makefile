@@ -5,10 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 RUN_STAMP := $(VENV)/.run-stamp
+TRANSLATIONS := ledger/translations
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http bench-pdf-http clean
+.PHONY: translations translations-compile run test demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http bench-pdf-http clean
 
 # what running needs (make run, make demo): the app's own dependencies, with pip's progress shown
 $(RUN_STAMP): pyproject.toml
@@ -18,6 +19,7 @@ $(RUN_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade --progress-bar on pip
 	$(BIN)/python -m pip install --progress-bar on -e .
+	$(BIN)/pybabel compile -q -d $(TRANSLATIONS) --statistics
 	touch $(RUN_STAMP)
 
 # everything, test packages included (make test)
@@ -55,6 +57,18 @@ bench-http: $(STAMP)
 
 bench-pdf-http: $(STAMP)
 	$(BIN)/python bench/bench_http.py --pdf $(if $(DATABASE),--database $(DATABASE)) $(if $(WORKERS),--workers $(WORKERS))
+
+# the catalogues: extract every marked sentence into the template, merge it into each language's
+# .po (new sentences arrive untranslated, tests/test_catalogues.py fails until they are written),
+# and compile the .mo files (never committed; the app also compiles a stale .po in memory at start)
+translations: $(RUN_STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k pgettext:1c,2 --no-location --sort-output \
+		--project "Tonk Ledger" --copyright-holder "Tonk Ledger" -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update -q -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -q -d $(TRANSLATIONS) --statistics
+
+translations-compile: $(RUN_STAMP)
+	$(BIN)/pybabel compile -q -d $(TRANSLATIONS) --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache

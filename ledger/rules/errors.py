@@ -4,6 +4,10 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from typing import Any
+
+from ledger.rules.words import english, render
+
 # RULES.md §9.1, in checking order. Codes on one line share a precedence level.
 PRECEDENCE: tuple[tuple[str, ...], ...] = (
     ("too_few_players", "too_many_players"),
@@ -38,21 +42,29 @@ class HandError(ValueError):
     """An entry the rules refuse.
 
     ``code`` is a RULES.md §9.1 code (or ``invalid_entry`` / ``invalid_ruleset`` for input that
-    is not shaped like an entry or names an unknown toggle); ``message`` is a sentence a player
-    understands; ``field`` is the path of the offending part of the entry, e.g.
-    ``"hands.Dee.cards[2]"``, or ``None`` when the entry as a whole is at fault.
+    is not shaped like an entry or names an unknown toggle); ``template`` is an English sentence
+    with named placeholders, marked for the catalogue with ``N_``, and ``params`` fill it;
+    ``message`` is that sentence in the reader's language (see :mod:`ledger.rules.words`);
+    ``field`` is the path of the offending part of the entry, e.g. ``"hands.Dee.cards[2]"``,
+    or ``None`` when the entry as a whole is at fault.
     """
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+    def __init__(self, code: str, template: str, field: str | None = None, /, **params: Any) -> None:
         if code not in ALL_CODES:
             raise ValueError(f"unknown error code {code!r}")
-        super().__init__(message)
+        super().__init__(english(template, params))
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = params
         self.field = field
+
+    @property
+    def message(self) -> str:
+        """The sentence in the language being written now (English outside a request)."""
+        return render(self.template, self.params)
 
     def to_json(self) -> dict[str, str | None]:
         return {"error": self.code, "message": self.message, "field": self.field}
 
     def __repr__(self) -> str:
-        return f"HandError({self.code!r}, {self.message!r}, field={self.field!r})"
+        return f"HandError({self.code!r}, {self.args[0]!r}, field={self.field!r})"

@@ -18,7 +18,7 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from ledger.web import (  # noqa: F401  (register routes)
-    amend, club_forms, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, live, log_page, offline, record, resubmit, rules_page, seats_page,
+    amend, club_forms, language, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, live, log_page, offline, record, resubmit, rules_page, seats_page,
     settle_page, share, views,
 )
 from ledger.web.blueprint import bp
@@ -28,6 +28,7 @@ csrf = CSRFProtect()
 
 def init_app(app: Flask) -> None:
     csrf.init_app(app)
+    language.init_app(app)
     from ledger.api import bp as api_bp
 
     csrf.exempt(api_bp)  # the JSON API authenticates by bearer token, not cookies

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 
 from ledger.clubs import roster
 from ledger.db import get_session
@@ -22,13 +22,14 @@ from ledger.web.club_pages import remember_club_token
 from ledger.web.formatting import phone_label
 from ledger.web.start_form import CURRENCIES, DEFAULT_CURRENCY, currency_choices
 from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.web.language import format_locale_now
 
 CLUB_FIELDS = ("name", "currency", "timezone")
 
 
 def _new_club_page(form: dict[str, str], errors: dict[str, str], fresh: bool) -> Any:
     return render_template("club_new.html", form=form, errors=errors, fresh=fresh,
-                           currencies=currency_choices(current_app.config.get("LOCALE", "en_US"))), \
+                           currencies=currency_choices(format_locale_now())), \
         (422 if errors else 200)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from babel.dates import format_datetime
-from flask import current_app, has_request_context, request
+from flask import has_request_context, request
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
@@ -18,11 +18,12 @@ from ledger.money import format_minor, format_plain
 from ledger.rules import Card, InvalidCard
 from ledger.web.blueprint import bp
 from ledger.zones import zone
+from ledger.web.language import format_locale_now
 
 
 def money(amount_minor: int, currency: str) -> str:
     """``money(75, "USD") == "$0.75"`` in the app's ``LOCALE``."""
-    return format_minor(int(amount_minor), currency, current_app.config.get("LOCALE", "en_US"))
+    return format_minor(int(amount_minor), currency, format_locale_now())
 
 
 @bp.app_template_filter("money")
@@ -92,7 +93,7 @@ def clock(context: Context, moment: datetime) -> str:
 @bp.app_template_filter("night_date")
 def night_date(moment: datetime, night: GameSession) -> str:
     """``"Fri 5 Dec 2025"``: the day a night started, in its own zone (the Nights list)."""
-    locale = current_app.config.get("LOCALE", "en_US")
+    locale = format_locale_now()
     return format_datetime(_utc(moment), "EEE d MMM y", tzinfo=zone(night.timezone), locale=locale)
 
 
@@ -105,7 +106,7 @@ def _night_of_request() -> GameSession | None:
 
 def local_clock(moment: datetime, zone_name: str | None) -> str:
     """``local_clock(t, "America/Los_Angeles") == "Fri 23:30 PST"`` (Babel, the app's ``LOCALE``)."""
-    locale = current_app.config.get("LOCALE", "en_US")
+    locale = format_locale_now()
     return format_datetime(_utc(moment), "EEE HH:mm zzz", tzinfo=zone(zone_name), locale=locale)
 
 

@@ -25,6 +25,7 @@ from ledger.access import Actor
 from ledger.db import get_session
 from ledger.models import AuditEvent, GameSession
 from ledger.web.access import authorised
+from ledger.i18n import current_language
 from ledger.web.blueprint import bp
 
 POLL_MS = 2000
@@ -93,7 +94,7 @@ def state(session_id: str) -> Any:
         return _no_store(jsonify({"error": "unknown_view"})), 404
     db = get_session()
     version = version_of(db, night)
-    etag = f"{name}-{version}-{actor.role}-{actor.access_key_id or 0}"
+    etag = f"{name}-{version}-{actor.role}-{actor.access_key_id or 0}-{current_language()}"
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
         response.set_etag(etag, weak=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
+from flask import Response, abort, redirect, render_template, request, session, url_for
 
 from ledger import downloads
 from ledger.db import get_session
@@ -18,6 +18,7 @@ from ledger.models import GameSession
 from ledger.night import NightError
 from ledger.web.access import MAX_REMEMBERED, authorised, host_secrets
 from ledger.web.blueprint import bp
+from ledger.web.language import format_locale_now
 
 
 def my_seat(night: GameSession) -> int | None:
@@ -58,7 +59,7 @@ def _download(session_id: str, kind: str, seat: int | None = None) -> Any:
     secrets = host_secrets(night, actor) if kind != "statement" else None
     try:
         pdf, name = downloads.statement_pdf(get_session(), night, kind, seat=seat,
-                                            locale=current_app.config.get("LOCALE", "en_US"),
+                                            locale=format_locale_now(),
                                             recovery_code=secrets.recovery_code if secrets else "")
     except NightError as err:
         if err.code != "pdf_busy":

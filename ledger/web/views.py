@@ -35,6 +35,7 @@ from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
+from ledger.web.language import format_locale_now
 
 RECENT_HANDS = 5
 PASTED_LINK = re.compile(r"/join/([\w-]{1,32})/([\w-]{1,64})")
@@ -58,7 +59,7 @@ def index() -> Any:
         form=form,
         seats=range(form.seat_total),
         seat_limit=SEAT_LIMIT,
-        currencies=currency_choices(current_app.config.get("LOCALE", "en_US")),
+        currencies=currency_choices(format_locale_now()),
         presets=preset_choices(),
         nights=my_nights(),
     ), (422 if form.errors else 200)

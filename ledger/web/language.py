@@ -1,0 +1,129 @@
+"""Which language a phone reads, and the switch on every page.
+
+Chosen per request, first match wins: ``?lang=`` (PDF links, a shared link), the ``lang`` cookie
+the switch sets (remembered per phone for a year), then ``Accept-Language``; English otherwise.
+Flask-Babel is told the same choice (its ``get_locale``, formats); sentences go through
+:mod:`ledger.i18n`, whose context variable is set here before every request.
+
+Templates get ``_``, ``gettext``, ``ngettext`` and ``pgettext`` that escape the sentence and
+its parameters (``{{ _("Hand {number} recorded", number=n) }}``), ``lang`` and ``languages``.
+"""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, abort, current_app, redirect, request
+from flask_babel import Babel
+from markupsafe import Markup, escape
+
+from ledger.i18n import LANGUAGES, PSEUDO, SOURCE, current_language, known, set_language
+from ledger.i18n.catalogs import TRANSLATIONS_DIR, translations
+from ledger.web.blueprint import bp
+
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+def _allow_pseudo() -> bool:
+    return bool(current_app.config.get("I18N_PSEUDO"))
+
+
+def choose_language() -> str:
+    """The catalogue code for this request (``"en"``, ``"lo"``, …; ``"en-XA"`` in pseudo tests)."""
+    pseudo = _allow_pseudo()
+    for tag in (request.args.get("lang"), request.cookies.get(COOKIE)):
+        code = known(tag, pseudo=pseudo)
+        if code:
+            return code
+    best = request.accept_languages.best_match(list(LANGUAGES) + ["tl"])
+    return known(best) or SOURCE
+
+
+def _format_locale_for(code: str) -> str:
+    lang = LANGUAGES.get(code)
+    if lang is None or code == SOURCE:
+        return str(current_app.config.get("LOCALE", "en_US"))
+    return lang.format_locale
+
+
+def format_locale_now() -> str:
+    """The Babel locale of the running request (the app's ``LOCALE`` for English)."""
+    return _format_locale_for(current_language())
+
+
+def _before() -> None:
+    code = choose_language()
+    set_language(code, _format_locale_for(code))
+
+
+def _vary(response: Response) -> Response:
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
+
+
+def _markup(text: str, source: str, params: dict[str, Any]) -> Markup:
+    template = Markup(escape(text))
+    if not params:
+        return template
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return Markup(escape(source)).format(**params)
+
+
+def markup_gettext(message: str, /, **params: Any) -> Markup:
+    """Template ``_``: the sentence escaped, its parameters escaped unless already markup."""
+    return _markup(translations(current_language()).gettext(message), message, params)
+
+
+def markup_ngettext(singular: str, plural: str, count: int, /, **params: Any) -> Markup:
+    params.setdefault("count", count)
+    text = translations(current_language()).ngettext(singular, plural, count)
+    return _markup(text, singular if count == 1 else plural, params)
+
+
+def markup_pgettext(context: str, message: str, /, **params: Any) -> Markup:
+    return _markup(translations(current_language()).pgettext(context, message), message, params)
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this site (never ``//evil`` or ``https://…``); the home page otherwise."""
+    if not target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+@bp.get("/language/<code>")
+def switch_language(code: str) -> Any:
+    """Remember ``code`` for this phone and go back to ``next`` (a path on this site)."""
+    chosen = known(code, pseudo=_allow_pseudo())
+    if chosen is None:
+        abort(404)
+    response = redirect(_safe_next(request.args.get("next")), code=303)
+    response.set_cookie(COOKIE, chosen, max_age=COOKIE_MAX_AGE, samesite="Lax", secure=request.is_secure,
+                        httponly=True)
+    return response
+
+
+def _context() -> dict[str, Any]:
+    return {
+        "lang": current_language() if current_language() != PSEUDO else "en",
+        "languages": list(LANGUAGES.values()),
+        "here": request.full_path.rstrip("?") if request else "/",
+    }
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, configure_jinja=False, locale_selector=lambda: format_locale_now(),
+          default_translation_directories=str(TRANSLATIONS_DIR))
+    app.before_request(_before)
+    app.after_request(_vary)
+    app.context_processor(_context)
+    app.jinja_env.globals.update(
+        _=markup_gettext, gettext=markup_gettext, ngettext=markup_ngettext, pgettext=markup_pgettext,
+    )
