@@ -10,12 +10,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from sqlmodel import Session
 
 from conftest import session_body
-from ledger import figures
-from ledger.db import make_engine
-from ledger.models import GameSession
+from kept_figures import checked_figures_at
 from live_server import ServerProcess, call, free_port
 
 RECORDERS = 4
@@ -114,15 +111,7 @@ def test_concurrent_recorders_voiders_and_payers_keep_the_figures_exact(
     assert unexpected == []
     assert sorted(recorded) == list(range(1, RECORDERS * HANDS_EACH + 1))
 
-    engine = make_engine(database_url)
-    try:
-        with Session(engine) as db:
-            night = db.get(GameSession, created["id"])
-            assert night is not None
-            kept, again = figures.kept(db, night), figures.recompute(db, night)
-    finally:
-        engine.dispose()
-    assert kept == again
+    kept = checked_figures_at(database_url, created["id"])
     assert sum(kept.net.values()) == 0 and sum(kept.paid.values()) == 0
     status, session = call(server.base, "GET", url, headers=host)
     status, listing = call(server.base, "GET", f"{url}/hands", headers=host)
@@ -166,15 +155,7 @@ def test_the_same_change_from_many_phones_at_once_counts_once(
             thread.join(60)
     assert statuses == [200] * taps * (len(changes) + 1)
 
-    engine = make_engine(database_url)
-    try:
-        with Session(engine) as db:
-            night = db.get(GameSession, created["id"])
-            assert night is not None
-            kept, again = figures.kept(db, night), figures.recompute(db, night)
-    finally:
-        engine.dispose()
-    assert kept == again
+    kept = checked_figures_at(database_url, created["id"])
     assert kept.counted_hands == 0 and set(kept.net.values()) == {0} and set(kept.paid.values()) == {0}
     status, history = call(server.base, "GET", f"{url}/history", headers=host)
     actions = [e["action"] for e in history["events"]]

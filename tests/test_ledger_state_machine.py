@@ -19,9 +19,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from conftest import session_body
-from ledger import figures
+from kept_figures import checked_figures
 from ledger.db import get_session
-from ledger.models import GameSession
 from ledger.rules import HandError, score_entry
 
 PHONES = ("host", "player", "viewer")
@@ -214,10 +213,7 @@ def make_machine(client: Any, night_data: dict[str, Any]) -> type[RuleBasedState
         @invariant()
         def kept_figures_equal_a_recomputation(self) -> None:
             with client.application.app_context():
-                db = get_session()
-                night = db.get(GameSession, self.id)
-                assert night is not None
-                assert figures.kept(db, night) == figures.recompute(db, night)
+                checked_figures(get_session(), self.id)
 
     return Night
 

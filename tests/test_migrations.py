@@ -129,9 +129,8 @@ def test_issue_11_old_nights_upgrade_with_their_running_figures(database_url: st
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger import figures
+    from kept_figures import checked_figures
     from ledger.db import migrations_config
-    from ledger.models import GameSession
     from ledger.timeline import StakeChange
 
     engine = make_engine(database_url)
@@ -169,10 +168,7 @@ def test_issue_11_old_nights_upgrade_with_their_running_figures(database_url: st
                 {"a": payer, "b": payee, "m": amount, "s": status})
     upgrade(engine)
     with Session(engine) as db:
-        night = db.get(GameSession, "old")
-        assert night is not None
-        kept = figures.kept(db, night)
-        assert kept == figures.recompute(db, night)
+        kept = checked_figures(db, "old")
         assert kept.net == {"Dee": 50 - 50 - 100, "Rosa": -25 + 50 + 100, "Ed": -25}
         assert kept.paid == {"Dee": -20, "Rosa": 0, "Ed": 20}
         assert kept.last_hand == {"Dee": 4, "Rosa": 4, "Ed": 3}
