@@ -58,8 +58,11 @@ def _before() -> None:
 
 
 def _vary(response: Response) -> Response:
+    """Caches keep one copy per language; the answer says which language it is in."""
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
+    if current_language() != PSEUDO:
+        response.headers.setdefault("Content-Language", current_language())
     return response
 
 
