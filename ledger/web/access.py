@@ -4,7 +4,8 @@ A join link (``/join/<id>/<token>``) or a typed table code stores a token under
 ``session["tokens"][id]``. Every table page turns it into an :class:`~ledger.access.Actor`
 (host, player or viewer, see :mod:`ledger.access`) and passes that actor to the ledger, so
 the history says which phone did what and a viewer's phone cannot record. No token, a wrong
-token or an unknown table aborts with 403 or 404 (pages in :mod:`ledger.web.errors`).
+token or an unknown table aborts with 403 or 404 (pages in :mod:`ledger.web.errors`); a role
+refused an action gets a page saying so in one whole sentence of the request's language.
 """
 from __future__ import annotations
 
@@ -14,23 +15,40 @@ from ledger import access as roles
 from ledger import night as ledger_night
 from ledger.access import Actor, TableSecrets
 from ledger.db import get_session
+from ledger.i18n import N_, _, pgettext
 from ledger.models import GameSession
+from ledger.web.blueprint import bp
 from ledger.web.formatting import phone_label
 
 MAX_REMEMBERED = 20
 MAX_ID = 2**31 - 1  # larger numbers in a URL name nothing (and overflow the database's integers)
 
 ACTION_WORDS = {
-    "record": "record hands",
-    "void": "void hands",
-    "close": "close the night",
-    "pay": "mark payments",
-    "share": "see the table's links",
-    "undo": "undo the last hand",
-    "amend": "correct hands",
-    "void_payment": "void payments",
-    "restore": "restore hands",
-    "cohost": "make co-hosts",
+    "record": N_("record hands"),
+    "void": N_("void hands"),
+    "close": N_("close the night"),
+    "pay": N_("mark payments"),
+    "share": N_("see the table's links"),
+    "undo": N_("undo the last hand"),
+    "amend": N_("correct hands"),
+    "void_payment": N_("void payments"),
+    "restore": N_("restore hands"),
+    "cohost": N_("make co-hosts"),
+    "seat": N_("change the seats or the stake"),
+}
+# Why the page refuses: one whole sentence per action; ``role`` is the phone's role in words.
+REFUSALS = {
+    "record": N_("This phone joined the table as a {role}, and a {role} cannot record hands."),
+    "void": N_("This phone joined the table as a {role}, and a {role} cannot void hands."),
+    "close": N_("This phone joined the table as a {role}, and a {role} cannot close the night."),
+    "pay": N_("This phone joined the table as a {role}, and a {role} cannot mark payments."),
+    "share": N_("This phone joined the table as a {role}, and a {role} cannot see the table's links."),
+    "undo": N_("This phone joined the table as a {role}, and a {role} cannot undo the last hand."),
+    "amend": N_("This phone joined the table as a {role}, and a {role} cannot correct hands."),
+    "void_payment": N_("This phone joined the table as a {role}, and a {role} cannot void payments."),
+    "restore": N_("This phone joined the table as a {role}, and a {role} cannot restore hands."),
+    "cohost": N_("This phone joined the table as a {role}, and a {role} cannot make co-hosts."),
+    "seat": N_("This phone joined the table as a {role}, and a {role} cannot change the seats or the stake."),
 }
 
 
@@ -85,11 +103,26 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     return night, actor
 
 
+@bp.app_template_filter("role")
+def role_word(role: str | None) -> str:
+    """A role in the request's language: ``host``, ``player``, ``viewer`` (anything else, such
+    as a club role, as it is)."""
+    words = {"host": pgettext("role", "host"), "player": pgettext("role", "player"),
+             "viewer": pgettext("role", "viewer")}
+    return words.get(role or "", role or "")
+
+
 def role_refusal(night: GameSession | None, role: str, action: str) -> Response:
-    """The 403 page for a role that may not do ``action``."""
+    """The 403 page for a role that may not do ``action``: ``refusal`` is the whole sentence
+    ("This phone joined the table as a player, and a player cannot void hands."); ``role`` and
+    ``action`` are the same words on their own (in the request's language)."""
+    action_words = ACTION_WORDS.get(action)
+    refusal = (_(REFUSALS[action], role=role_word(role)) if action in REFUSALS
+               else _("This phone joined the table as a {role}, and a {role} cannot do that.", role=role_word(role)))
     return make_response(render_template(
-        "error.html", status=403, title="Ask the host", reason="role", night=night,
-        role=role, action=ACTION_WORDS.get(action, action.replace("_", " ")),
+        "error.html", status=403, title=_("Ask the host"), reason="role", night=night,
+        role=role_word(role), action=_(action_words) if action_words else action.replace("_", " "),
+        refusal=refusal,
     ), 403)
 
 

@@ -16,15 +16,17 @@ from flask import abort, flash, redirect, request, url_for
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
+from ledger.i18n import N_, _
 from ledger.models import GameSession
 from ledger.night import NightError
 from ledger.rules import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
-from ledger.web.record import Flow, headline, render_step, run_step, step_values, stored_hand_view
+from ledger.web.record import CORRECTED, Flow, render_step, run_step, saved_message, step_values, stored_hand_view
 
 MAX_ID = 2**31 - 1
+SAVE_CORRECTION = N_("Save correction to hand {number}")
 
 
 class AsPlayed:
@@ -50,14 +52,14 @@ def amend(session_id: str, number: int, version: int) -> Any:
     db = get_session()
     history = url_for("web.history", session_id=night.id)
     if night.status != "open":
-        flash("This night is closed; its hands can no longer change.", "error")
+        flash(_("This night is closed; its hands can no longer change."), "error")
         return redirect(url_for("web.table", session_id=night.id))
     try:
         current = ledger_night.get_hand(db, night, number)
     except NightError:
         abort(404)
     if current.status == "voided":
-        flash(f"Hand {number} is void; record a new hand instead.", "error")
+        flash(_("Hand {number} is void; record a new hand instead.", number=number), "error")
         return redirect(history)
     night = AsPlayed(night, current)  # type: ignore[assignment]  # the form offers the hand's own seats
     stale = None
@@ -65,12 +67,13 @@ def amend(session_id: str, number: int, version: int) -> Any:
         stale = {
             "current": stored_hand_view(night, ledger_night.hand_json(current)),
             "restart": url_for("web.amend", session_id=night.id, number=number, version=current.version),
-            "message": f"Hand {number} was changed on another phone (now version {current.version}).",
+            "message": _("Hand {number} was changed on another phone (now version {version}).", number=number,
+                         version=current.version),
         }
     flow = Flow(
         action=url_for("web.amend", session_id=night.id, number=number, version=version),
         cancel=history,
-        save_label=f"Save correction to hand {number}",
+        save_label=_(SAVE_CORRECTION, number=number),
         save=lambda n, f: _save(n, f, actor, number, version),
         amend={"number": number, "version": version},
         stale=stale,
@@ -95,7 +98,7 @@ def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version
     flow = Flow(
         action=url_for("web.amend", session_id=night.id, number=number, version=version),
         cancel=url_for("web.history", session_id=night.id),
-        save_label=f"Save correction to hand {number}",
+        save_label=_(SAVE_CORRECTION, number=number),
         amend={"number": number, "version": version},
     )
     submission = form.submission()
@@ -117,9 +120,9 @@ def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version
         flash(err.message, "error")
         return redirect(url_for("web.history", session_id=night.id))
     if created:
-        flash(f"Hand {number} corrected (version {hand.version}): {headline(night, hand.result)}", "success")
+        flash(saved_message(CORRECTED, night, hand.result, number=number, version=hand.version), "success")
     else:
-        flash(f"Hand {number} was already corrected (saved once, not twice).", "info")
+        flash(_("Hand {number} was already corrected (saved once, not twice).", number=number), "info")
     return redirect(url_for("web.history", session_id=night.id) + f"#hand-{number}")
 
 
@@ -133,24 +136,25 @@ def _new_correction(night: GameSession, form: HandForm, err: NightError) -> Any:
     except NightError:
         abort(404)
     if current.status == "voided":
-        flash(f"Hand {number} is void; record a new hand instead.", "error")
+        flash(_("Hand {number} is void; record a new hand instead.", number=number), "error")
         return redirect(url_for("web.history", session_id=night.id))
     existing = err.extra.get("existing") if isinstance(err.extra.get("existing"), dict) else {}
     form.key = new_key()
     flow = Flow(
         action=url_for("web.amend", session_id=night.id, number=number, version=current.version),
         cancel=url_for("web.history", session_id=night.id),
-        save_label=f"Save correction to hand {number}",
+        save_label=_(SAVE_CORRECTION, number=number),
         amend={"number": number, "version": current.version},
     )
     conflict = {
-        "title": f"This correction form was saved before (hand {number})",
-        "message": (f"That correction form already saved version {existing.get('version', current.version)} "
-                    f"of hand {number}; the entry below is different and is not saved yet."),
+        "title": _("This correction form was saved before (hand {number})", number=number),
+        "message": _("That correction form already saved version {version} of hand {number}; the entry below "
+                     "is different and is not saved yet.", version=existing.get("version", current.version),
+                     number=number),
         "existing": stored_hand_view(night, existing) if existing else None,
-        "hint": f"Same correction? Nothing more to do. A different one? Save it as a new correction of version "
-                f"{current.version}.",
-        "save_label": "Save as a new correction",
+        "hint": _("Same correction? Nothing more to do. A different one? Save it as a new correction of "
+                  "version {version}.", version=current.version),
+        "save_label": _("Save as a new correction"),
         "number": number,
     }
     submission = form.submission()

@@ -1,17 +1,20 @@
 """Where a refused entry's message is shown on the record form: which input an engine error's
 ``field`` path names (``hands.Dee.cards[2]`` → ``cards-0``), which step shows it, and the
-words and jump link of the error summary at the top of the page.
+words and jump link of the error summary at the top of the page (one whole sentence per case,
+in the request's language).
 
 :class:`EntryErrors` is mixed into :class:`ledger.web.entry_form.HandForm`; it reads the form's
 fields (``players``, ``kind``, ``picked``, ``final_picked``, ``errors``, ``bad_cards``), its
 flow (``steps``, ``hands_step``, ``entered_seats``, ``totals_allowed``, ``dealer_step``) and
 ``typed_cards``.
 Messages are the engine's own sentences (RULES.md §9.1 codes); nothing is reworded here.
+``err.message`` is read while the request runs, so it is in that request's language.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ledger.i18n import N_, _
 from ledger.rules import HandError
 
 if TYPE_CHECKING:
@@ -22,6 +25,36 @@ HAND_PREFIXES = ("hand", "total", "cards", "typed")
 WHO_STEP_KEYS = frozenset({"who", "responder", "lock_turns", "final_turn", "before_drop"})
 WHO_KEYS = ("who", "responder", "dealer", "lock_turns", "final_turn", "before_drop", "side_stake", "side")
 
+# The error summary at the top of the record form, one whole sentence per place an error can be
+# (``name``: the player whose hand or spade it is).
+SUMMARIES = {
+    "run": N_("Please check the run"),
+    "hand": N_("Please check {name}’s hand"),
+    "spade": N_("Please check {name}’s spade"),
+    "who:knock": N_("Please check who knocked"),
+    "who:deal_tonk": N_("Please check who claimed"),
+    "who:double_double": N_("Please check who tonked out"),
+    "who": N_("Please check who went out"),
+    "responder": N_("Please check who could go out on the run"),
+    "dealer": N_("Please check the dealer"),
+    "side": N_("Please check the side pot"),
+    "step": N_("Please check this step"),
+}
+# The same places as the object of "Please check …" (for a page that writes that sentence itself).
+SUBJECTS = {
+    "run": N_("the run"),
+    "hand": N_("{name}’s hand"),
+    "spade": N_("{name}’s spade"),
+    "who:knock": N_("who knocked"),
+    "who:deal_tonk": N_("who claimed"),
+    "who:double_double": N_("who tonked out"),
+    "who": N_("who went out"),
+    "responder": N_("who could go out on the run"),
+    "dealer": N_("the dealer"),
+    "side": N_("the side pot"),
+    "step": N_("this step"),
+}
+
 
 class EntryErrors:
     """Error placement for :class:`~ledger.web.entry_form.HandForm` (a mixin: ``self`` is the form)."""
@@ -29,7 +62,7 @@ class EntryErrors:
     def error_anchor(self: HandForm) -> str | None:
         """The HTML id of the part of the page that shows the first error (for a jump link)."""
         for key in self.errors:
-            prefix, _, seat = key.partition("-")
+            prefix, _dash, seat = key.partition("-")
             if prefix in HAND_PREFIXES and seat == FINAL or key == FINAL:
                 return f"seat-{FINAL}"
             if prefix in HAND_PREFIXES and seat.isdigit():
@@ -40,26 +73,36 @@ class EntryErrors:
                 return f"field-{key}"
         return None
 
+    def error_summary(self: HandForm) -> str:
+        """The error summary's sentence: where the first error is ("Please check Marcus’s hand")."""
+        case, params = self._error_place()
+        return _(SUMMARIES[case], **params)
+
     def error_subject(self: HandForm) -> str:
-        """Where the first error is, in words ("Marcus's hand", "the dealer")."""
+        """Where the first error is, in words ("Marcus’s hand", "the dealer")."""
+        case, params = self._error_place()
+        return _(SUBJECTS[case], **params)
+
+    def _error_place(self: HandForm) -> tuple[str, dict[str, str]]:
+        """The key of :data:`SUMMARIES` for the first error, with its parameters."""
         for key in self.errors:
-            prefix, _, seat = key.partition("-")
+            prefix, _dash, seat = key.partition("-")
             if key == FINAL or seat == FINAL:
-                return "the run"
+                return "run", {}
             if prefix in HAND_PREFIXES and seat.isdigit():
-                return f"{self.players[int(seat)]}’s hand"
+                return "hand", {"name": self.players[int(seat)]}
             if prefix == "spade" and seat.isdigit():
-                return f"{self.players[int(seat)]}’s spade"
+                return "spade", {"name": self.players[int(seat)]}
             if key == "who":
-                return "who " + {"knock": "knocked", "deal_tonk": "claimed",
-                                 "double_double": "tonked out"}.get(self.kind or "", "went out")
+                who = f"who:{self.kind}"
+                return (who if who in SUMMARIES else "who"), {}
             if key == "responder":
-                return "who could go out on the run"
+                return "responder", {}
             if key == "dealer":
-                return "the dealer"
+                return "dealer", {}
             if key in ("side_stake", "side"):
-                return "the side pot"
-        return "this step"
+                return "side", {}
+        return "step", {}
 
     def step_with_errors(self: HandForm, current: str) -> str:
         """The step that shows the first error in ``errors`` (always one of :meth:`steps`)."""
@@ -124,7 +167,7 @@ class EntryErrors:
         ]
         if not matches:
             return None
-        _, seat = max(matches)
+        _length, seat = max(matches)
         return seat, rest[len(self.players[seat]) + 1:]
 
     def _final_key(self: HandForm, tail: str) -> str:

@@ -20,7 +20,8 @@ A tonk out or an out by discard asks for no hand, but the losers' cards may be e
 step of an outcome on one page: the copy a phone keeps to enter a hand offline.
 
 Building the §8.1 submission is :mod:`ledger.web.entry_submission`; placing the engine's
-errors beside their inputs is :mod:`ledger.web.entry_errors`.
+errors beside their inputs is :mod:`ledger.web.entry_errors`. The tables of words below are
+marked for the catalogue (``N_``) and put into the request's language where they are read.
 """
 from __future__ import annotations
 
@@ -30,34 +31,36 @@ from typing import Any, Iterable, Mapping
 
 from werkzeug.datastructures import MultiDict
 
+from ledger.i18n import N_, _
 from ledger.money import format_plain
 from ledger.rules import Card, InvalidCard, RuleSet
 from ledger.rules.describe import OUTCOME_TITLES
 from ledger.web.entry_errors import FINAL, EntryErrors
 from ledger.web.entry_submission import EntrySubmission
+from ledger.web.formatting import engine_words
 
 OUTCOMES: tuple[str, ...] = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock")
 OPTIONAL_OUTCOMES: tuple[str, ...] = ("double_double",)
 OUTCOME_HINTS = {
-    "deal_tonk": "A dealt hand was shown before play",
-    "tonk_out": "Went out laying or hitting every card",
-    "discard_out": "Went out by discarding the last card",
-    "knock": "Someone dropped; everyone counts",
-    "dry_stock": "The stock ran out; lowest count",
-    "double_double": "Tonked out on a run another player could also go out on (4×)",
+    "deal_tonk": N_("A dealt hand was shown before play"),
+    "tonk_out": N_("Went out laying or hitting every card"),
+    "discard_out": N_("Went out by discarding the last card"),
+    "knock": N_("Someone dropped; everyone counts"),
+    "dry_stock": N_("The stock ran out; lowest count"),
+    "double_double": N_("Tonked out on a run another player could also go out on (4×)"),
 }
 WHO_LABELS = {
-    "deal_tonk": "Who claimed a tonk on the deal?",
-    "tonk_out": "Who tonked out?",
-    "discard_out": "Who went out?",
-    "knock": "Who knocked?",
-    "double_double": "Who tonked out first?",
+    "deal_tonk": N_("Who claimed a tonk on the deal?"),
+    "tonk_out": N_("Who tonked out?"),
+    "discard_out": N_("Who went out?"),
+    "knock": N_("Who knocked?"),
+    "double_double": N_("Who tonked out first?"),
 }
 STEP_BUTTONS = {
-    "who": "Next: who",
-    "hands": "Next: the hands",
-    "side": "Next: side pot",
-    "preview": "Check payouts",
+    "who": N_("Next: who"),
+    "hands": N_("Next: the hands"),
+    "side": N_("Next: side pot"),
+    "preview": N_("Check payouts"),
 }
 CARD_TEXT = 12
 WHOLE_STEP = "whole"
@@ -65,7 +68,13 @@ WENT_OUT = ("tonk_out", "discard_out")
 
 
 def outcome_title(kind: str) -> str:
-    return OUTCOME_TITLES.get(kind, kind)
+    """An outcome's name in the request's language ("Tonk out"); an unknown kind as its code."""
+    return engine_words(OUTCOME_TITLES.get(kind, kind))
+
+
+def outcome_hint(kind: str) -> str:
+    """What an outcome means, in a few words of the request's language."""
+    return _(OUTCOME_HINTS[kind]) if kind in OUTCOME_HINTS else ""
 
 
 def new_key() -> str:
@@ -231,11 +240,12 @@ class HandForm(EntrySubmission, EntryErrors):
     # -- the flow -----------------------------------------------------------------------------
     @property
     def title(self) -> str:
-        return outcome_title(self.kind) if self.kind else "Record a hand"
+        return outcome_title(self.kind) if self.kind else _("Record a hand")
 
     @property
     def who_label(self) -> str:
-        return WHO_LABELS.get(self.kind or "", "")
+        label = WHO_LABELS.get(self.kind or "")
+        return _(label) if label else ""
 
     @property
     def many_claimants(self) -> bool:
@@ -309,11 +319,17 @@ class HandForm(EntrySubmission, EntryErrors):
         out.append("preview")
         return out
 
-    def next_label(self, step: str) -> str:
-        """The words on the "next" button of ``step``."""
+    def next_step(self, step: str) -> str:
+        """The step the "next" button of ``step`` leads to (``preview``: the payouts), for a page
+        that must tell the steps apart whatever language the button's words are in."""
         steps = self.steps()
         here = steps.index(step) if step in steps else len(steps) - 2  # ``whole``: the last one
-        return STEP_BUTTONS.get(steps[min(here + 1, len(steps) - 1)], "Next")
+        return steps[min(here + 1, len(steps) - 1)]
+
+    def next_label(self, step: str) -> str:
+        """The words on the "next" button of ``step``, in the request's language."""
+        label = STEP_BUTTONS.get(self.next_step(step))
+        return _(label) if label else _("Next")
 
     def dealer_step(self) -> str:
         return "who" if "who" in self.steps() else "hands"

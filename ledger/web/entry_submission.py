@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ledger.i18n import _
 from ledger.money import parse_amount
 from ledger.night import Submission
+from ledger.web.amount_errors import amount_message
 from ledger.web.entry_errors import FINAL
 
 if TYPE_CHECKING:
@@ -96,7 +98,7 @@ class EntrySubmission:
                 hands[players[seat]] = {"cards": cards}
         side_bets = self._side_bets()
         if self.dealer is None:
-            self.errors["dealer"] = "Choose who dealt this hand."
+            self.errors["dealer"] = _("Choose who dealt this hand.")
         if self.errors:
             return None
         return Submission(
@@ -115,13 +117,12 @@ class EntrySubmission:
             return None
         text = self.side_stake.strip()
         if not text:
-            self.errors["side_stake"] = "Type the side stake, e.g. 0.50, or untick every player."
+            self.errors["side_stake"] = _("Type the side stake, e.g. 0.50, or untick every player.")
             return None
         try:
             stake = parse_amount(text, self.currency)
         except ValueError as exc:
-            detail = str(exc)
-            self.errors["side_stake"] = detail[:1].upper() + detail[1:] + "."
+            self.errors["side_stake"] = amount_message(str(exc))
             return None
         return {"spade": {
             "side_stake": stake,
@@ -132,5 +133,5 @@ class EntrySubmission:
         cleaned = text.strip()
         if WHOLE.fullmatch(cleaned):
             return int(cleaned)
-        self.errors[where] = f"“{cleaned}” is not a whole number; type digits only, like 12."
+        self.errors[where] = _("“{text}” is not a whole number; type digits only, like 12.", text=cleaned)
         return None

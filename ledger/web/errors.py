@@ -2,7 +2,8 @@
 (too many tries at a table code).
 
 Registered on the blueprint only, so the JSON API keeps its own JSON errors. A form whose
-CSRF check fails comes back with everything typed kept (:mod:`ledger.web.resubmit`).
+CSRF check fails comes back with everything typed kept (:mod:`ledger.web.resubmit`). Titles
+and messages are in the request's language.
 """
 from __future__ import annotations
 
@@ -13,22 +14,23 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ledger.access import AccessDenied
+from ledger.i18n import N_, _
 from ledger.web import resubmit
 from ledger.web.access import role_refusal
 from ledger.web.blueprint import bp
 
-TOO_MANY = "Too many tries. Wait a minute, then type the code again."
+TOO_MANY = N_("Too many tries. Wait a minute, then type the code again.")
 
 
 @bp.errorhandler(403)
 def forbidden(_err: Any) -> Any:
-    return render_template("error.html", status=403, title="Open the table link",
+    return render_template("error.html", status=403, title=_("Open the table link"),
                            reason="forbidden"), 403
 
 
 @bp.errorhandler(404)
 def not_found(_err: Any) -> Any:
-    return render_template("error.html", status=404, title="Not found", reason="not_found"), 404
+    return render_template("error.html", status=404, title=_("Not found"), reason="not_found"), 404
 
 
 @bp.errorhandler(CSRFError)
@@ -36,7 +38,7 @@ def csrf_failed(_err: CSRFError) -> Any:
     kept = resubmit.recover()
     if kept is not None:
         return kept
-    return render_template("error.html", status=400, title="Form expired", reason="csrf"), 400
+    return render_template("error.html", status=400, title=_("Form expired"), reason="csrf"), 400
 
 
 @bp.errorhandler(429)
@@ -44,7 +46,7 @@ def too_many(_err: Any) -> Any:
     """Guessing table codes is rate-limited; the page keeps what was typed."""
     if request.endpoint == "web.join_code":
         return render_template("join.html", code=request.form.get("code", "")[:40],
-                               name=request.form.get("name", "")[:40], error=TOO_MANY), 429
+                               name=request.form.get("name", "")[:40], error=_(TOO_MANY)), 429
     if request.endpoint == "web.rejoin":
         target = request.form.get("rejoin_next", "")
         try:
@@ -53,9 +55,9 @@ def too_many(_err: Any) -> Any:
             pass
         else:
             return resubmit.render_page(target, endpoint, args, resubmit.kept_fields(request.form),
-                                        error=TOO_MANY, code=request.form.get("rejoin_code", "")[:40],
+                                        error=_(TOO_MANY), code=request.form.get("rejoin_code", "")[:40],
                                         status=429)
-    return render_template("error.html", status=429, title="Too many tries", reason="too_many"), 429
+    return render_template("error.html", status=429, title=_("Too many tries"), reason="too_many"), 429
 
 
 @bp.errorhandler(AccessDenied)

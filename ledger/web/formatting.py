@@ -1,7 +1,8 @@
 """Template filters: money in the session's currency, cards with suit symbols, times, table
-codes in groups and short names of phones for the history.
+codes in groups, names joined the reader's way and short names of phones for the history.
 
-Display only. Amounts are ``int`` minor units and go through :func:`ledger.money.format_minor`.
+Display only. Amounts are ``int`` minor units and go through :func:`ledger.money.format_minor`;
+dates and times through Babel in the request's locale; words through :mod:`ledger.i18n`.
 """
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from ledger.db import get_session
+from ledger.i18n import _
+from ledger.i18n.sentences import names_text
+from ledger.rules.words import Sentence
 from ledger.models import GameSession
 from ledger.money import format_minor, format_plain
 from ledger.rules import Card, InvalidCard
@@ -42,6 +46,23 @@ def signed_money(amount_minor: int, currency: str) -> str:
 def plain_money(amount_minor: int, currency: str) -> str:
     """``"5.25"``: an amount as a form value that :func:`ledger.money.parse_amount` reads back."""
     return format_plain(int(amount_minor), currency)
+
+
+@bp.app_template_filter("names")
+def join_names(names: list[str] | tuple[str, ...]) -> str:
+    """``["Dee", "Rosa", "Marcus"]`` → ``"Dee, Rosa and Marcus"`` joined as the reader's
+    language joins a list; ``"nobody"`` (in that language) for none."""
+    items = [str(n) for n in names]
+    return names_text(items) if items else _("nobody")
+
+
+def engine_words(text: str | Sentence) -> str:
+    """Words the rules engine hands out (a preset's title, an outcome's name, a rule line) in
+    the reader's language: a :class:`~ledger.rules.words.Sentence` is rendered, a plain
+    ``N_``-marked string is looked up in the catalogue (unknown text stays as it is)."""
+    if isinstance(text, Sentence):
+        return str(text)
+    return _(str(text)) if text else ""
 
 
 @bp.app_template_filter("tone")
@@ -132,8 +153,9 @@ def phone_label(device: str | None) -> str:
         return ""
     if not text.startswith("Mozilla/"):
         return text[:40]
-    browser = next((name for marker, name in _BROWSERS if marker in text), "Browser")
+    # brand names stay as they are; a browser the list does not name is "Browser" in the reader's words
+    browser = next((name for marker, name in _BROWSERS if marker in text), None) or _("Browser")
     if "Headless" in text:
-        browser = "Headless " + browser
+        browser = _("Headless {browser}", browser=browser)
     system = next((name for marker, name in _SYSTEMS if marker in text), "")
-    return f"{browser} on {system}" if system else browser
+    return _("{browser} on {system}", browser=browser, system=system) if system else browser

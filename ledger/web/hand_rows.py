@@ -44,7 +44,7 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "version": hand.version,
         "status": hand.status,
         "dealer": hand.dealer,
-        "description": describe_hand(hand.entry.get("outcome", {}), hand.result),
+        "description": str(describe_hand(hand.entry.get("outcome", {}), hand.result)),  # in the request's language
         "amounts": [(p, int(net.get(p, 0))) for p in hand.players or night.players],  # its own seating
         "voided": hand.status == "voided",
         "redeal": hand.redeal,

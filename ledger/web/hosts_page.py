@@ -12,6 +12,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from ledger import hosts
 from ledger import night as ledger_night
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.night import NightError
 from ledger.web.access import MAX_ID, authorised, device, remember_token, token_for
@@ -41,7 +42,8 @@ def make_cohost(session_id: str, phone_id: int) -> Any:
     except NightError as err:
         flash(err.message, "error")
     else:
-        flash(f"{phone['name']} is now a co-host: it can correct, void, restore, undo and close.", "success")
+        flash(_("{phone} is now a co-host: it can correct, void, restore, undo and close.", phone=phone["name"]),
+              "success")
     return redirect(url_for("web.phones", session_id=night.id))
 
 
@@ -57,10 +59,10 @@ def recover() -> Any:
         if recovered is not None:
             night, token = recovered
             remember_token(night.id, token)
-            flash(f"This phone is now the host of {night.name}.", "success")
+            flash(_("This phone is now the host of {night}.", night=night.name), "success")
             return redirect(url_for("web.table", session_id=night.id))
-        error = ("That is not a recovery code of any night. Check it on the host’s PDF." if code.strip()
-                 else "Type the recovery code.")
+        error = (_("That is not a recovery code of any night. Check it on the host’s PDF.") if code.strip()
+                 else _("Type the recovery code."))
     return render_template("recover.html", code=code, error=error), (422 if error else 200)
 
 
@@ -75,7 +77,7 @@ def restore(session_id: str, number: int) -> Any:
     except NightError as err:
         flash(err.message, "error")
     else:
-        flash(f"Hand {number} restored; it counts again.", "success")
+        flash(_("Hand {number} restored; it counts again.", number=number), "success")
     return redirect(url_for("web.history", session_id=night.id) + f"#hand-{number}")
 
 
@@ -88,5 +90,5 @@ def redo(session_id: str) -> Any:
     except NightError as err:
         flash(err.message, "error")
     else:
-        flash(f"Hand {hand.number} counts again.", "success")
+        flash(_("Hand {number} counts again.", number=hand.number), "success")
     return redirect(url_for("web.table", session_id=night.id))

@@ -9,7 +9,9 @@ keeps the changes made by hand. Every check is the engine's (:meth:`RuleSet.from
 refusals (``invalid_ruleset``, field ``ruleset.toggles.<name>``) land beside the control.
 
 Nothing here computes a payout: the plain words come from
-:func:`ledger.rules.explain.rule_lines`. The labels below are display text only.
+:func:`ledger.rules.explain.rule_lines`. The labels below are display text only, marked for the
+catalogue (``N_``) and put into the request's language where they are read (:func:`label_of`,
+:func:`value_label`, :meth:`RulesChoice.groups`), never when this module is imported.
 """
 from __future__ import annotations
 
@@ -17,10 +19,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ledger.i18n import N_, _
 from ledger.rules import PRESETS, HandError, RuleSet
 from ledger.rules.describe import OUTCOME_TITLES
 from ledger.rules.explain import rule_lines
 from ledger.rules.ruleset import TOGGLES, Toggle
+from ledger.web.formatting import engine_words
 
 DEFAULT_PRESET = "classic"
 PREFIX = "rule-"
@@ -30,120 +34,136 @@ TRUE_TEXTS = frozenset({"1", "true", "on", "yes"})
 FALSE_TEXTS = frozenset({"0", "false", "off", "no", ""})
 WHOLE = re.compile(r"-?[0-9]{1,6}")
 
-TOPIC_TITLES = OUTCOME_TITLES | {"side_pot": "Spade side pot", "cards": "Cards and spreads"}
+TOPIC_TITLES = OUTCOME_TITLES | {"side_pot": N_("Spade side pot"), "cards": N_("Cards and spreads")}
 
 # (label, hint) of every toggle: what the control asks, in the table's words.
 LABELS: dict[str, tuple[str, str]] = {
-    "min_players": ("Fewest players", "A night needs at least this many seats."),
-    "max_players": ("Most players", ""),
-    "hand_size": ("Cards dealt to each player", "The 49/50 tonk on the deal exists only with 5 cards."),
-    "ace_in_runs": ("Aces in runs", ""),
-    "drop_timing": ("When a player may knock", ""),
-    "jokers": ("Jokers in the deck", ""),
-    "joker_value_mode": ("A joker held in hand counts", "Only with jokers."),
-    "joker_hand_value": ("Points of a held joker", "When a joker counts a fixed number of points."),
-    "min_natural_cards_per_spread": ("Real cards needed in a spread with a joker", ""),
-    "deal_tonk_mult_50": ("A dealt 50 pays", "Times the stake, from each other player."),
-    "deal_tonk_mult_49": ("A dealt 49 pays", "Times the stake, from each other player."),
-    "deal_tonk_49_timing": ("A dealt 49 counts", ""),
-    LOW_DEAL: ("Low dealt hands win", "Up to three limits, e.g. 13 or less pays 2×, 9 or less pays 3×. "
-               "Leave a row empty for none."),
-    "low_rules_apply_to": ("Low-hand multiples apply", ""),
-    "tonk_out_double_requires": ("A tonk out pays double", ""),
-    "double_double": ("Double-double (4×)", "Tonk out on a run another player could also have gone out on."),
-    "double_double_collector": ("Who collects a double-double", ""),
-    "double_double_two_player_only": ("Double-double only between two players", ""),
-    "caught_model": ("A caught knocker pays", ""),
-    "caught_knocker_pays_low_on_top": ("Pagat model: caught knocker pays 3× to the lowest",
-                                       "Pagat read literally: the low's 1× base on top of the 2×."),
-    "knock_tie_rule": ("A knocker who ties the lowest count", ""),
-    "hit_penalty_turns_per_hit": ("After your spread is hit, no knocking for", "Turns per hit; 0 is off."),
-    "must_lay_spreads": ("Spreads must be laid down", "Checked on the hands shown at the end."),
-    "three_aces_exception": ("…except a book of aces may be held", "Only when spreads must be laid."),
-    "held_spreads_count": ("Spreads held in hand count against you", "Off: only unmatched cards count."),
-    "dry_stock_tie": ("A tie for lowest when the stock runs out", ""),
-    "spade_side_pot": ("Spade side pot", "An optional side bet each hand: the highest spade dealt takes it."),
-    "spade_ace_high": ("Ace of spades is the highest spade", "Off: the ace is the lowest spade."),
-    "spade_pot_on_redeal": ("On a redeal the side pot is", ""),
+    "min_players": (N_("Fewest players"), N_("A night needs at least this many seats.")),
+    "max_players": (N_("Most players"), ""),
+    "hand_size": (N_("Cards dealt to each player"), N_("The 49/50 tonk on the deal exists only with 5 cards.")),
+    "ace_in_runs": (N_("Aces in runs"), ""),
+    "drop_timing": (N_("When a player may knock"), ""),
+    "jokers": (N_("Jokers in the deck"), ""),
+    "joker_value_mode": (N_("A joker held in hand counts"), N_("Only with jokers.")),
+    "joker_hand_value": (N_("Points of a held joker"), N_("When a joker counts a fixed number of points.")),
+    "min_natural_cards_per_spread": (N_("Real cards needed in a spread with a joker"), ""),
+    "deal_tonk_mult_50": (N_("A dealt 50 pays"), N_("Times the stake, from each other player.")),
+    "deal_tonk_mult_49": (N_("A dealt 49 pays"), N_("Times the stake, from each other player.")),
+    "deal_tonk_49_timing": (N_("A dealt 49 counts"), ""),
+    LOW_DEAL: (N_("Low dealt hands win"), N_("Up to three limits, e.g. 13 or less pays 2×, 9 or less pays 3×. "
+                                             "Leave a row empty for none.")),
+    "low_rules_apply_to": (N_("Low-hand multiples apply"), ""),
+    "tonk_out_double_requires": (N_("A tonk out pays double"), ""),
+    "double_double": (N_("Double-double (4×)"), N_("Tonk out on a run another player could also have gone out on.")),
+    "double_double_collector": (N_("Who collects a double-double"), ""),
+    "double_double_two_player_only": (N_("Double-double only between two players"), ""),
+    "caught_model": (N_("A caught knocker pays"), ""),
+    "caught_knocker_pays_low_on_top": (N_("Pagat model: caught knocker pays 3× to the lowest"),
+                                       N_("Pagat read literally: the low's 1× base on top of the 2×.")),
+    "knock_tie_rule": (N_("A knocker who ties the lowest count"), ""),
+    "hit_penalty_turns_per_hit": (N_("After your spread is hit, no knocking for"), N_("Turns per hit; 0 is off.")),
+    "must_lay_spreads": (N_("Spreads must be laid down"), N_("Checked on the hands shown at the end.")),
+    "three_aces_exception": (N_("…except a book of aces may be held"), N_("Only when spreads must be laid.")),
+    "held_spreads_count": (N_("Spreads held in hand count against you"), N_("Off: only unmatched cards count.")),
+    "dry_stock_tie": (N_("A tie for lowest when the stock runs out"), ""),
+    "spade_side_pot": (N_("Spade side pot"), N_("An optional side bet each hand: the highest spade dealt takes it.")),
+    "spade_ace_high": (N_("Ace of spades is the highest spade"), N_("Off: the ace is the lowest spade.")),
+    "spade_pot_on_redeal": (N_("On a redeal the side pot is"), ""),
 }
 
 CHOICE_LABELS: dict[str, dict[Any, str]] = {
-    "hand_size": {5: "5 cards", 7: "7 cards", 9: "9 cards"},
-    "jokers": {0: "None", 2: "Two wild jokers"},
-    "hit_penalty_turns_per_hit": {0: "Off", 1: "1 turn", 2: "2 turns", 3: "3 turns"},
-    "ace_in_runs": {"low_only": "Low only: A-2-3", "high_or_low": "Low or high: A-2-3 or Q-K-A"},
-    "drop_timing": {"start_of_turn": "At the start of a turn, before drawing",
-                    "any": "At any point of a turn (may hold one extra card)"},
-    "joker_value_mode": {"fixed": "A fixed number of points", "declared": "The card it is declared as"},
-    "deal_tonk_49_timing": {"immediate": "At once, like a 50",
-                            "in_turn": "Only if declared at the start of the holder's turn, before anyone knocks"},
-    "low_rules_apply_to": {"deal": "On the deal only", "deal_and_knock_win": "On the deal and on a winning knock"},
+    "hand_size": {5: N_("5 cards"), 7: N_("7 cards"), 9: N_("9 cards")},
+    "jokers": {0: N_("None"), 2: N_("Two wild jokers")},
+    "hit_penalty_turns_per_hit": {0: N_("Off"), 1: N_("1 turn"), 2: N_("2 turns"), 3: N_("3 turns")},
+    "ace_in_runs": {"low_only": N_("Low only: A-2-3"), "high_or_low": N_("Low or high: A-2-3 or Q-K-A")},
+    "drop_timing": {"start_of_turn": N_("At the start of a turn, before drawing"),
+                    "any": N_("At any point of a turn (may hold one extra card)")},
+    "joker_value_mode": {"fixed": N_("A fixed number of points"), "declared": N_("The card it is declared as")},
+    "deal_tonk_49_timing": {"immediate": N_("At once, like a 50"),
+                            "in_turn": N_("Only if declared at the start of the holder's turn, before anyone knocks")},
+    "low_rules_apply_to": {"deal": N_("On the deal only"), "deal_and_knock_win": N_("On the deal and on a winning knock")},
     "tonk_out_double_requires": {
-        "any": "Always",
-        "new_spread": "Only if the last turn laid a new spread (hits alone pay 1×)",
-        "six_card_spread": "Only if every card went into new spreads in the last turn (else 1×)",
+        "any": N_("Always"),
+        "new_spread": N_("Only if the last turn laid a new spread (hits alone pay 1×)"),
+        "six_card_spread": N_("Only if every card went into new spreads in the last turn (else 1×)"),
     },
     "caught_model": {
-        "pagat": "Pagat: 2× to all at or below, others pay the low",
-        "wikipedia": "Wikipedia: 2× to the low, 1× to those below, others pay the low",
-        "at_or_below_only": "Black Company: 2× to all at or below, nobody else pays",
-        "lowest_only": "Texas: 2× to the lowest only, nobody else pays",
+        "pagat": N_("Pagat: 2× to all at or below, others pay the low"),
+        "wikipedia": N_("Wikipedia: 2× to the low, 1× to those below, others pay the low"),
+        "at_or_below_only": N_("Black Company: 2× to all at or below, nobody else pays"),
+        "lowest_only": N_("Texas: 2× to the lowest only, nobody else pays"),
     },
     "knock_tie_rule": {
-        "caught": "Is caught",
-        "knocker_wins": "Wins",
-        "tied_players_win_single": "Pays nothing extra; tied players collect 1× each",
+        "caught": N_("Is caught"),
+        "knocker_wins": N_("Wins"),
+        "tied_players_win_single": N_("Pays nothing extra; tied players collect 1× each"),
     },
-    "dry_stock_tie": {"redeal": "Redealt, nobody pays", "all_lows_paid": "Each tied player is paid 1× by the others"},
-    "double_double_collector": {"first_tonker": "The player who tonked out",
-                                "responder": "The player who could have gone out on the run"},
-    "spade_pot_on_redeal": {"settle": "Settled anyway", "void": "Void"},
+    "dry_stock_tie": {"redeal": N_("Redealt, nobody pays"), "all_lows_paid": N_("Each tied player is paid 1× by the others")},
+    "double_double_collector": {"first_tonker": N_("The player who tonked out"),
+                                "responder": N_("The player who could have gone out on the run")},
+    "spade_pot_on_redeal": {"settle": N_("Settled anyway"), "void": N_("Void")},
 }
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Knock (drop)", ("caught_model", "caught_knocker_pays_low_on_top", "knock_tie_rule",
-                      "hit_penalty_turns_per_hit", "drop_timing")),
-    ("Tonk on the deal", ("deal_tonk_mult_50", "deal_tonk_mult_49", "deal_tonk_49_timing", LOW_DEAL,
-                          "low_rules_apply_to")),
-    ("Going out", ("tonk_out_double_requires", "double_double", "double_double_collector",
-                   "double_double_two_player_only")),
-    ("Dry stock", ("dry_stock_tie",)),
-    ("Spade side pot", ("spade_side_pot", "spade_ace_high", "spade_pot_on_redeal")),
-    ("Cards and jokers", ("hand_size", "ace_in_runs", "jokers", "joker_value_mode", "joker_hand_value",
-                          "min_natural_cards_per_spread")),
-    ("Spreads", ("must_lay_spreads", "three_aces_exception", "held_spreads_count")),
-    ("Players", ("min_players", "max_players")),
+    (N_("Knock (drop)"), ("caught_model", "caught_knocker_pays_low_on_top", "knock_tie_rule",
+                          "hit_penalty_turns_per_hit", "drop_timing")),
+    (N_("Tonk on the deal"), ("deal_tonk_mult_50", "deal_tonk_mult_49", "deal_tonk_49_timing", LOW_DEAL,
+                              "low_rules_apply_to")),
+    (N_("Going out"), ("tonk_out_double_requires", "double_double", "double_double_collector",
+                       "double_double_two_player_only")),
+    (N_("Dry stock"), ("dry_stock_tie",)),
+    (N_("Spade side pot"), ("spade_side_pot", "spade_ace_high", "spade_pot_on_redeal")),
+    (N_("Cards and jokers"), ("hand_size", "ace_in_runs", "jokers", "joker_value_mode", "joker_hand_value",
+                              "min_natural_cards_per_spread")),
+    (N_("Spreads"), ("must_lay_spreads", "three_aces_exception", "held_spreads_count")),
+    (N_("Players"), ("min_players", "max_players")),
 )
 
 
 def _grouped() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """:data:`GROUPS`, plus any toggle the groups do not name (so a new toggle always shows)."""
-    named = {n for _, names in GROUPS for n in names}
+    named = {n for _title, names in GROUPS for n in names}
     rest = tuple(n for n in TOGGLES if n not in named)
-    return GROUPS + ((("More", rest),) if rest else ())
+    return GROUPS + (((N_("More"), rest),) if rest else ())
 
 
 def label_of(name: str) -> str:
-    return LABELS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
+    """A toggle's label in the request's language (a toggle newer than :data:`LABELS`: its name)."""
+    if name in LABELS:
+        return _(LABELS[name][0])
+    return name.replace("_", " ").capitalize()
+
+
+def hint_of(name: str) -> str:
+    """The hint under a toggle's control, in the request's language (``""`` for none)."""
+    hint = LABELS.get(name, ("", ""))[1]
+    return _(hint) if hint else ""
+
+
+def topic_title(topic: str) -> str:
+    """The heading a rule line is grouped under ("Knock (drop)"), in the request's language."""
+    return engine_words(TOPIC_TITLES.get(topic, topic))
 
 
 def value_label(name: str, value: Any) -> str:
-    """A toggle's value in words: ``on``/``off``, a choice's label, ``13 or less: 2×``..."""
+    """A toggle's value in words of the request's language: ``on``/``off``, a choice's label,
+    ``13 or less pays 2×``..."""
     toggle = TOGGLES.get(name)
     if toggle is None:
         return str(value)
     if toggle.kind == "bool":
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     if toggle.kind == LOW_DEAL:
         rows = [r if isinstance(r, Mapping) else r.to_json() for r in value or ()]
         if not rows:
-            return "none"
-        return ", ".join(f"{r['max_total']} or less pays {r['mult']}×" for r in rows)
+            return _("none")
+        # a list of whole clauses, one per limit
+        return ", ".join(_("{total} or less pays {mult}×", total=r["max_total"], mult=r["mult"]) for r in rows)
     labels = CHOICE_LABELS.get(name, {})
     if value in labels:
-        return labels[value]
+        return _(labels[value])
     if name.startswith("deal_tonk_mult"):
-        return f"{value}×"
+        return _("{mult}×", mult=value)
     return str(value)
 
 
@@ -212,7 +232,7 @@ def summary_lines(rules: RuleSet) -> list[SummaryLine]:
     preset = PRESETS.get(rules.preset)
     usual = {line.text for line in rule_lines(preset.ruleset())} if preset else set()
     return [
-        SummaryLine(line.topic, TOPIC_TITLES.get(line.topic, line.topic), line.text, line.section,
+        SummaryLine(line.topic, topic_title(line.topic), engine_words(line.text), line.section,
                     line.text not in usual)
         for line in rule_lines(rules)
     ]
@@ -227,13 +247,14 @@ def grouped_lines(lines: list[SummaryLine]) -> list[tuple[str, list[SummaryLine]
 
 def changes_from_preset(rules: RuleSet) -> list[tuple[str, str, str]]:
     """``(toggle, label, value in words)`` of every toggle that differs from the rule set's own
-    preset (the table's house changes), in the order of the House rules section."""
+    preset (the table's house changes), in the order of the House rules section, in the
+    request's language."""
     preset = PRESETS.get(rules.preset)
     if preset is None:
         return []
     usual = preset.ruleset().snapshot()
     mine = rules.snapshot()
-    order = [n for _, names in _grouped() for n in names]
+    order = [n for _title, names in _grouped() for n in names]
     return [(n, label_of(n), value_label(n, mine[n])) for n in order if mine[n] != usual[n]]
 
 
@@ -269,7 +290,7 @@ class RulesChoice:
         base = str(form.get("rules_base") or preset)[:40]
         choice = cls(preset=preset, base=base)
         if preset not in PRESETS:
-            choice.errors["preset"] = "Choose one of the rules presets."
+            choice.errors["preset"] = _("Choose one of the rules presets.")
             known = base if base in PRESETS else DEFAULT_PRESET
             choice.texts = _texts_of(PRESETS[known].ruleset())
             return choice
@@ -325,12 +346,12 @@ class RulesChoice:
                 return True
             if text.lower() in FALSE_TEXTS:
                 return False
-            self.errors[key] = "Choose on or off."
+            self.errors[key] = _("Choose on or off.")
             return _NOT_SENT
         if toggle.kind == "int":
             if not WHOLE.fullmatch(text):
-                self.errors[key] = f"“{text}” is not a whole number; type digits only." if text else (
-                    "Type a whole number.")
+                self.errors[key] = (_("“{text}” is not a whole number; type digits only.", text=text) if text
+                                    else _("Type a whole number."))
                 return _NOT_SENT
             return int(text)
         return text
@@ -349,7 +370,8 @@ class RulesChoice:
             if not any(texts):
                 continue
             if not all(WHOLE.fullmatch(t) for t in texts):
-                self.errors[key] = f"Row {i + 1}: type both the highest total and the multiplier, as whole numbers."
+                self.errors[key] = _("Row {row}: type both the highest total and the multiplier, as whole numbers.",
+                                     row=i + 1)
                 continue
             rows.append({"max_total": int(texts[0]), "mult": int(texts[1])})
         return rows
@@ -374,7 +396,7 @@ class RulesChoice:
             for name in names:
                 toggle = TOGGLES[name]
                 key = PREFIX + name
-                label, hint = LABELS.get(name, (label_of(name), ""))
+                label, hint = label_of(name), hint_of(name)
                 kind = _control_kind(toggle)
                 options: tuple[tuple[str, str], ...] = ()
                 if kind in ("segmented", "radios"):
@@ -392,7 +414,7 @@ class RulesChoice:
                     error=self.errors.get(key, ""),
                     changed=bool(mine) and bool(usual) and mine[name] != usual[name],
                 ))
-            out.append(ControlGroup(title, tuple(controls)))
+            out.append(ControlGroup(_(title), tuple(controls)))
         return out
 
     def summary(self) -> list[SummaryLine]:
@@ -407,7 +429,7 @@ class RulesChoice:
     @property
     def preset_title(self) -> str:
         preset = PRESETS.get(self.preset)
-        return preset.title if preset else self.preset
+        return engine_words(preset.title) if preset else self.preset
 
     def control_values(self) -> dict[str, str]:
         """Every control's text: what a script puts back into the form."""

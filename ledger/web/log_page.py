@@ -2,7 +2,9 @@
 what, and for hands and payments the values before → after — plus the exports (CSV tables
 and one JSON document, :mod:`ledger.export`) for the phone that holds the table's cookie.
 
-Amounts come from the stored audit details (``int`` minor units) and are only formatted here.
+Amounts come from the stored audit details (``int`` minor units) and are only formatted here;
+every sentence is one template in the request's language (:mod:`ledger.i18n`), made while the
+request runs (the log and the news line are never cached across requests).
 """
 from __future__ import annotations
 
@@ -17,16 +19,18 @@ from ledger import export
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
+from ledger.i18n import N_, _
 from ledger.models import AuditEvent, GameSession, Hand
 from ledger.rules import PRESETS
-from ledger.rules.describe import describe_hand, join_names
+from ledger.rules.describe import describe_hand
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
-from ledger.web.formatting import money, signed_money
+from ledger.web.formatting import engine_words, join_names, money, signed_money
 from ledger.web.seat_events import SEAT_ACTIONS, describe_seat_event
 
-NOT_COUNTED = "not counted"
+NOT_COUNTED = N_("not counted")
+COUNTED = N_("counted")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +59,9 @@ class EventView:
 def describe_event(
     event: AuditEvent, night: GameSession, hands: Mapping[tuple[int, int], Hand] | None = None
 ) -> EventView:
-    """An audit event as the log shows it. ``hands`` maps ``(number, version)`` to stored hands
-    (for the one-line description of a recorded or corrected hand)."""
+    """An audit event as the log shows it, in the request's language. ``hands`` maps
+    ``(number, version)`` to stored hands (for the one-line description of a recorded or
+    corrected hand)."""
     detail = event.detail or {}
     before, after = detail.get("before") or {}, detail.get("after") or {}
     number = event.hand_number
@@ -66,7 +71,7 @@ def describe_event(
 
     def hand_text(version: int) -> str:
         hand = (hands or {}).get((number or 0, version))
-        return describe_hand(hand.entry.get("outcome", {}), hand.result) if hand else ""
+        return str(describe_hand(hand.entry.get("outcome", {}), hand.result)) if hand else ""
 
     def nets(values: Any) -> dict[str, int]:
         return {p: int(v) for p, v in (values or {}).items() if isinstance(v, int)}
@@ -79,67 +84,71 @@ def describe_event(
 
     if event.action == "hand_recorded":
         net = nets(after.get("net"))
-        return EventView(**base, title=f"Hand {number} recorded", summary=hand_text(1),
+        return EventView(**base, title=_("Hand {number} recorded", number=number), summary=hand_text(1),
                          changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in seats(net)]
-                         + [Change("Dealer", "", str(after.get("dealer", "")))])
+                         + [Change(_("Dealer"), "", str(after.get("dealer", "")))])
     if event.action == "hand_voided":
         net = nets(before.get("net"))
-        return EventView(**base, title=f"Hand {number} voided",
-                         changes=[Change(p, signed_money(net.get(p, 0), currency), NOT_COUNTED)
+        return EventView(**base, title=_("Hand {number} voided", number=number),
+                         changes=[Change(p, signed_money(net.get(p, 0), currency), _(NOT_COUNTED))
                                   for p in seats(net)])
     if event.action == "hand_restored":
         net = nets(after.get("net"))
-        return EventView(**base, title=f"Hand {number} restored",
-                         changes=[Change(p, NOT_COUNTED, signed_money(net.get(p, 0), currency))
+        return EventView(**base, title=_("Hand {number} restored", number=number),
+                         changes=[Change(p, _(NOT_COUNTED), signed_money(net.get(p, 0), currency))
                                   for p in seats(net)])
     if event.action == "cohost_added":
-        return EventView(**base, title=f"{after.get('name') or 'A phone'} made a co-host")
+        name = after.get("name")
+        return EventView(**base, title=_("{name} made a co-host", name=name) if name else _("A phone made a co-host"))
     if event.action == "host_recovered":
-        return EventView(**base, title="Host recovered on a new phone with the recovery code")
+        return EventView(**base, title=_("Host recovered on a new phone with the recovery code"))
     if event.action == "hand_amended":
         old, new = nets(before.get("net")), nets(after.get("net"))
         v_old, v_new = before.get("version"), after.get("version")
         changes = [Change(p, signed_money(old.get(p, 0), currency), signed_money(new.get(p, 0), currency))
                    for p in seats(new, old)]
         if before.get("dealer") != after.get("dealer"):
-            changes.append(Change("Dealer", str(before.get("dealer", "")), str(after.get("dealer", ""))))
+            changes.append(Change(_("Dealer"), str(before.get("dealer", "")), str(after.get("dealer", ""))))
         texts = (hand_text(v_old), hand_text(v_new)) if isinstance(v_old, int) and isinstance(v_new, int) else ("", "")
         if texts[0] != texts[1]:
-            changes.insert(0, Change("Hand", texts[0], texts[1]))
-        return EventView(**base, title=f"Hand {number} corrected (version {v_old} → {v_new})", changes=changes)
+            changes.insert(0, Change(_("Hand"), texts[0], texts[1]))
+        return EventView(**base, title=_("Hand {number} corrected (version {old} → {new})", number=number,
+                                         old=v_old, new=v_new), changes=changes)
     if event.action == "payment_recorded":
         return EventView(**base, title=_payment_words(after, currency))
     if event.action == "payment_voided":
-        return EventView(**base, title="Payment voided",
-                         changes=[Change(_payment_words(before, currency), "counted", NOT_COUNTED)])
+        return EventView(**base, title=_("Payment voided"),
+                         changes=[Change(_payment_words(before, currency), _(COUNTED), _(NOT_COUNTED))])
     if event.action == "session_created":
         preset = PRESETS.get(str((after.get("ruleset") or {}).get("preset")))
         stake = after.get("stake_minor")
-        return EventView(**base, title="Night started", changes=[
-            Change("Players", "", join_names([str(p) for p in after.get("players") or []])),
-            Change("Stake", "", money(stake, currency) if isinstance(stake, int) else ""),
-            Change("Rules", "", preset.title if preset else str((after.get("ruleset") or {}).get("preset", ""))),
+        return EventView(**base, title=_("Night started"), changes=[
+            Change(_("Players"), "", join_names([str(p) for p in after.get("players") or []])),
+            Change(_("Stake"), "", money(stake, currency) if isinstance(stake, int) else ""),
+            Change(_("Rules"), "", engine_words(preset.title) if preset
+                   else str((after.get("ruleset") or {}).get("preset", ""))),
         ])
     if event.action == "session_closed":
         net = nets(after.get("net"))
-        return EventView(**base, title="Night closed",
+        return EventView(**base, title=_("Night closed"),
                          changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in seats(net)])
     if event.action in SEAT_ACTIONS:
         title, summary, rows = describe_seat_event(event.action, detail, currency)
         return EventView(**base, title=title, summary=summary, changes=[Change(*row) for row in rows])
-    return EventView(**base, title=event.action.replace("_", " ").capitalize())
+    return EventView(**base, title=event.action.replace("_", " ").capitalize())  # an action newer than this page: its code
 
 
 def headlines(db: Session, night: GameSession, events: list[AuditEvent]) -> list[str]:
-    """News lines for the live update of the other phones: "Hand 4 recorded: Rosa knocked
-    with 4 and won"."""
+    """News lines for the live update of the other phones, in the request's language: "Hand 4
+    recorded: Rosa knocked with 4 and won"."""
     numbers = {e.hand_number for e in events if e.hand_number is not None}
     hands = {(h.number, h.version): h for h in db.exec(  # only the hands the news names
         select(Hand).where(Hand.session_id == night.id, col(Hand.number).in_(sorted(numbers))))} if numbers else {}
     out = []
     for event in events:
         view = describe_event(event, night, hands)
-        out.append(f"{view.title}: {view.summary}" if view.summary else view.title)
+        # two whole sentences, the event and what the hand was: the language says how they are joined
+        out.append(_("{event}: {hand}", event=view.title, hand=view.summary) if view.summary else view.title)
     return out
 
 
@@ -149,7 +158,8 @@ live.describe = headlines
 def _payment_words(payment: Mapping[str, Any], currency: str) -> str:
     amount = payment.get("amount")
     shown = money(amount, currency) if isinstance(amount, int) else "?"
-    return f"{payment.get('from', '?')} paid {payment.get('to', '?')} {shown}"
+    return _("{payer} paid {payee} {amount}", payer=payment.get("from", "?"), payee=payment.get("to", "?"),
+             amount=shown)
 
 
 @live.view("log", "_live_log.html")

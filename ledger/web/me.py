@@ -14,6 +14,7 @@ from flask import Response, abort, redirect, render_template, request, session, 
 
 from ledger import downloads
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.models import GameSession
 from ledger.night import NightError
 from ledger.web.access import MAX_REMEMBERED, authorised, host_secrets
@@ -65,7 +66,7 @@ def _download(session_id: str, kind: str, seat: int | None = None) -> Any:
         if err.code != "pdf_busy":
             abort(404)
         retry = str(err.extra["retry_after"])  # the page asks again by itself (Refresh)
-        return render_template("error.html", status=503, title="The PDF is being made", reason="pdf_busy",
+        return render_template("error.html", status=503, title=_("The PDF is being made"), reason="pdf_busy",
                                night=night), 503, {"Retry-After": retry, "Refresh": retry}
     return downloads.pdf_response(pdf, name)
 

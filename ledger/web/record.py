@@ -20,19 +20,39 @@ from sqlmodel import col, select
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
+from ledger.i18n import N_, _
 from ledger.models import GameSession, Hand
 from ledger.money import parse_amount
 from ledger.night import NightError
 from ledger.rules import HandError, HandResult
-from ledger.rules.describe import describe_hand, join_names
+from ledger.rules.describe import describe_hand
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.card_grid import card_grid, spade_choices
-from ledger.web.entry_form import FINAL, OUTCOME_HINTS, WHOLE_STEP, HandForm, new_key, outcome_title
-from ledger.web.formatting import money
+from ledger.web.entry_form import FINAL, WHOLE_STEP, HandForm, new_key, outcome_hint, outcome_title
+from ledger.web.formatting import join_names, money
 
 
 SIDE_POT_BATCH = 20  # hands read at a time looking back for the last side pot
+SAVE_HAND = N_("Save hand")
+
+# What a saved hand paid, one whole sentence per case: recorded (``number``) or corrected
+# (``number``, ``version``); ``name``/``names`` won ``amount`` (each), or ``gains`` when the
+# winners won different amounts ("Dee won $1.00, Rosa won $0.50").
+RECORDED = {
+    "redeal": N_("Hand {number} recorded: redeal, nobody pays"),
+    "nobody": N_("Hand {number} recorded: nobody pays"),
+    "one": N_("Hand {number} recorded: {name} won {amount}"),
+    "each": N_("Hand {number} recorded: {names} won {amount} each"),
+    "several": N_("Hand {number} recorded: {gains}"),
+}
+CORRECTED = {
+    "redeal": N_("Hand {number} corrected (version {version}): redeal, nobody pays"),
+    "nobody": N_("Hand {number} corrected (version {version}): nobody pays"),
+    "one": N_("Hand {number} corrected (version {version}): {name} won {amount}"),
+    "each": N_("Hand {number} corrected (version {version}): {names} won {amount} each"),
+    "several": N_("Hand {number} corrected (version {version}): {gains}"),
+}
 
 
 @dataclass(frozen=True)
@@ -42,7 +62,7 @@ class Flow:
 
     action: str
     cancel: str
-    save_label: str = "Save hand"
+    save_label: str = field(default_factory=lambda: _(SAVE_HAND))  # in the language of the request making it
     save: Callable[[GameSession, HandForm], Any] | None = None
     amend: dict[str, Any] = field(default_factory=dict)
     stale: dict[str, Any] | None = None
@@ -53,7 +73,7 @@ def record(session_id: str) -> Any:
     night, actor = authorised(session_id, "record")
     db = get_session()
     if night.status != "open":
-        flash("This night is closed; no more hands can be recorded.", "error")
+        flash(_("This night is closed; no more hands can be recorded."), "error")
         return redirect(url_for("web.table", session_id=night.id))
     rules = ledger_night.rules_of(night)
     flow = Flow(
@@ -89,7 +109,7 @@ def step_values() -> Any:
 def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
     """Answer one step of the flow: go back, edit, save (POST only), or check this step and go on."""
     if form.kind is None:
-        form.errors["kind"] = "Choose how the hand ended."
+        form.errors["kind"] = _("Choose how the hand ended.")
         return render_step(night, form, "outcome", flow, status=422)
     steps = form.steps()
     values = step_values()
@@ -149,9 +169,9 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
     if created:
-        flash(f"Hand {hand.number} recorded: {headline(night, hand.result)}", "success")
+        flash(saved_message(RECORDED, night, hand.result, number=hand.number), "success")
     else:
-        flash(f"Hand {hand.number} was already recorded (saved once, not twice).", "info")
+        flash(_("Hand {number} was already recorded (saved once, not twice).", number=hand.number), "info")
     return redirect(url_for("web.table", session_id=night.id))
 
 
@@ -170,8 +190,8 @@ def _save_json(night: GameSession, submission: Any, actor: Actor) -> Any:
         return jsonify({"error": err.code, "message": err.message, "field": err.field}), 422
     except NightError as err:
         return jsonify(err.to_json()), err.status
-    message = (f"Hand {hand.number} recorded: {headline(night, hand.result)}" if created
-               else f"Hand {hand.number} was already recorded (saved once, not twice).")
+    message = (saved_message(RECORDED, night, hand.result, number=hand.number) if created
+               else _("Hand {number} was already recorded (saved once, not twice).", number=hand.number))
     return jsonify({"number": hand.number, "created": created, "message": message}), 201 if created else 200
 
 
@@ -183,8 +203,8 @@ def _changed_after_save(night: GameSession, form: HandForm, flow: Flow) -> Any:
     form.number = ledger_night.next_number(get_session(), night)
     fresh = form.submission()
     assert fresh is not None
-    new_hand = ("That form had already saved a hand; this one is different, so it will be "
-                f"a new hand {form.number}. Check the payouts and save again.")
+    new_hand = _("That form had already saved a hand; this one is different, so it will be "
+                 "a new hand {number}. Check the payouts and save again.", number=form.number)
     try:
         result = ledger_night.preview_hand(night, fresh)
     except HandError as err:
@@ -222,20 +242,22 @@ def stored_hand_view(night: GameSession, hand: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def headline(night: GameSession, result: dict[str, Any]) -> str:
-    """``"Dee won $0.75"`` (or the engine's description of a redeal)."""
+def saved_message(sentences: dict[str, str], night: GameSession, result: dict[str, Any], **params: Any) -> str:
+    """What a saved hand paid, as the flash says it: ``"Hand 5 recorded: Dee won $0.75"``.
+    ``sentences`` is :data:`RECORDED` or :data:`CORRECTED`; ``params`` their ``number``
+    (and ``version``)."""
     net = result.get("net", {})
     gains = [(w, int(net.get(w, 0))) for w in result.get("winners", []) if int(net.get(w, 0)) > 0]
     if not gains:
-        return "redeal, nobody pays" if result.get("redeal") else "nobody pays"
-    if len({amount for _, amount in gains}) == 1:
-        names = join_names([w for w, _ in gains])
-        each = " each" if len(gains) > 1 else ""
-        return f"{names} won {money(gains[0][1], night.currency)}{each}"
-    return ", ".join(f"{w} won {money(a, night.currency)}" for w, a in gains)
-
-
-_headline = headline  # the name other modules used before
+        return _(sentences["redeal" if result.get("redeal") else "nobody"], **params)
+    if len({amount for _name, amount in gains}) == 1:
+        amount = money(gains[0][1], night.currency)
+        if len(gains) == 1:
+            return _(sentences["one"], name=gains[0][0], amount=amount, **params)
+        return _(sentences["each"], names=join_names([w for w, _amount in gains]), amount=amount, **params)
+    # winners who won different amounts: a list of whole clauses
+    won = [_("{name} won {amount}", name=w, amount=money(a, night.currency)) for w, a in gains]
+    return _(sentences["several"], gains=", ".join(won), **params)
 
 
 def _remembered_side_pot(night: GameSession) -> tuple[int | None, list[str] | None]:
@@ -275,7 +297,7 @@ def render_step(
         "step": step,
         "flow": flow,
         "players": list(enumerate(night.players)),
-        "outcomes": [(k, outcome_title(k), OUTCOME_HINTS[k]) for k in form.available_outcomes()],
+        "outcomes": [(k, outcome_title(k), outcome_hint(k)) for k in form.available_outcomes()],
         "hidden": form.hidden_fields(step),
         "visible": form.visible_groups(step),
         "step_number": form.steps().index(step) + 1 if step in form.steps() else 1,
@@ -302,10 +324,10 @@ def _taken_elsewhere(form: HandForm) -> dict[int | str, dict[str, str]]:
         (seat, form.players[seat], form.picked.get(seat, [])) for seat in form.entered_seats()
     ]
     if form.asks_final_spread():
-        holders.append((FINAL, "the run", form.final_picked))
+        holders.append((FINAL, _("the run"), form.final_picked))
     return {
         key: {card: name for other, name, cards in holders if other != key for card in cards}
-        for key, _, _ in holders
+        for key, _name, _cards in holders
     }
 
 
@@ -315,7 +337,7 @@ def _preview(
     as_stored = result.to_json() | {"detail": result.detail}
     submission_hands = []
     if form.asks_final_spread():
-        submission_hands.append({"name": "The run", "cards": form.final_cards(), "total": "", "count": None})
+        submission_hands.append({"name": _("The run"), "cards": form.final_cards(), "total": "", "count": None})
     optional = [s for s in form.optional_seats() if form.cards_of(s)]
     for seat in form.needed_seats() + [s for s in optional if s not in form.needed_seats()]:
         name = night.players[seat]
@@ -337,7 +359,7 @@ def _preview(
             "winner": result.side_pot_winner,
         }
     return {
-        "description": describe_hand(outcome, as_stored),
+        "description": str(describe_hand(outcome, as_stored)),
         "transfers": [(t.payer, t.payee, t.amount_minor) for t in result.transfers],
         "net": [(p, result.net.get(p, 0)) for p in night.players],
         "redeal": result.redeal,

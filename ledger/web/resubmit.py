@@ -13,6 +13,7 @@ the browser re-sends the very same form to where it was going.
 
 Only a request from this site gets the page (``Origin``/``Referer``); a form posted from
 another site gets the plain "Form expired" error, so this never becomes a way around CSRF.
+The page's words are in the request's language.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from ledger import night as ledger_night
 from ledger.db import get_session
+from ledger.i18n import N_, _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.web.access import join_with_code, opens, token_for
 from ledger.web.blueprint import bp
@@ -34,12 +36,22 @@ NOT_KEPT = frozenset({"csrf_token", "rejoin_code", "rejoin_next"})
 MAX_FIELDS = 400
 
 BUTTONS = {
-    "web.pay": "Save the payment",
-    "web.void_payment": "Void the payment",
-    "web.undo": "Undo the last hand",
-    "web.close": "Close the night",
-    "web.index": "Start the night",
-    "web.join_code": "Join",
+    "web.pay": N_("Save the payment"),
+    "web.void_payment": N_("Void the payment"),
+    "web.undo": N_("Undo the last hand"),
+    "web.close": N_("Close the night"),
+    "web.index": N_("Start the night"),
+    "web.join_code": N_("Join"),
+}
+# What a kept hand entry was about, by which of (number, outcome, dealer) it names (the outcome
+# alone is just its name).
+HAND_SUMMARIES = {
+    (True, True, True): N_("Hand {number} · {outcome} · dealt by {dealer}"),
+    (True, True, False): N_("Hand {number} · {outcome}"),
+    (True, False, True): N_("Hand {number} · dealt by {dealer}"),
+    (True, False, False): N_("Hand {number}"),
+    (False, True, True): N_("{outcome} · dealt by {dealer}"),
+    (False, False, True): N_("dealt by {dealer}"),
 }
 
 
@@ -95,15 +107,16 @@ def button_label(endpoint: str, args: dict[str, Any], fields: Iterable[tuple[str
     form = dict(fields)
     if endpoint in ("web.record", "web.amend"):
         if form.get("go") != "save":
-            return "Continue"
-        return "Save hand" if endpoint == "web.record" else "Save the correction"
+            return _("Continue")
+        return _("Save hand") if endpoint == "web.record" else _("Save the correction")
     if endpoint == "web.void" and "number" in args:
-        return f"Void hand {args['number']}"
-    return BUTTONS.get(endpoint, "Send again")
+        return _("Void hand {number}", number=args["number"])
+    return _(BUTTONS[endpoint]) if endpoint in BUTTONS else _("Send again")
 
 
 def summary(endpoint: str, fields: Iterable[tuple[str, str]], players: Iterable[str]) -> list[str]:
-    """A line or two saying what the kept form was about (names come from the night)."""
+    """A line or two saying what the kept form was about, in the request's language (names come
+    from the night)."""
     form = dict(fields)
     seated = list(players)
 
@@ -111,18 +124,19 @@ def summary(endpoint: str, fields: Iterable[tuple[str, str]], players: Iterable[
         return seated[int(index)] if index and index.isdigit() and int(index) < len(seated) else "?"
 
     if endpoint == "web.record":
-        parts = []
-        if form.get("number", "").isdigit():
-            parts.append(f"Hand {form['number']}")
-        if form.get("kind"):
-            parts.append(outcome_title(form["kind"]))
-        if form.get("dealer"):
-            parts.append(f"dealt by {name(form.get('dealer'))}")
-        return [" · ".join(parts)] if parts else []
+        number = form.get("number", "")
+        named = (number.isdigit(), bool(form.get("kind")), bool(form.get("dealer")))
+        if not any(named):
+            return []
+        if named == (False, True, False):
+            return [outcome_title(form["kind"])]
+        return [_(HAND_SUMMARIES[named], number=number, outcome=outcome_title(form.get("kind", "")),
+                  dealer=name(form.get("dealer")))]
     if endpoint == "web.pay":
-        return [f"{form.get('from', '?')} paid {form.get('to', '?')} {form.get('amount', '')}".strip()]
+        return [_("{payer} paid {payee} {amount}", payer=form.get("from", "?"), payee=form.get("to", "?"),
+                  amount=form.get("amount", "")).strip()]
     if endpoint == "web.index" and form.get("name"):
-        return [f"Start “{form['name']}”"]
+        return [_("Start “{name}”", name=form["name"])]
     return []
 
 
@@ -138,7 +152,8 @@ def rejoin() -> Any:
     code = request.form.get("rejoin_code", "")[:40]
     night = join_with_code(code, session_id=session_id) if code.strip() else None
     if night is None:
-        error = "That is not this table’s code. Check it with the host." if code.strip() else "Type the table code."
+        error = (_("That is not this table’s code. Check it with the host.") if code.strip()
+                 else _("Type the table code."))
         return render_page(target, endpoint, args, kept_fields(request.form), error=error, code=code, status=422)
     return redirect(target, code=307)
 

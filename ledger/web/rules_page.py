@@ -17,10 +17,12 @@ from typing import Any
 from flask import jsonify, render_template, request
 
 from ledger import night as ledger_night
+from ledger.i18n import _
 from ledger.rules import PRESETS
 from ledger.rules.explain import worked_examples
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
+from ledger.web.formatting import engine_words
 from ledger.web.house_rules import RulesChoice, changes_from_preset, grouped_lines, summary_lines
 
 MAX_QUERY = 4000
@@ -34,8 +36,8 @@ def rules(session_id: str) -> Any:
     examples = []
     for example in worked_examples(ruleset, night.players, night.stake_minor):
         examples.append({
-            "title": example.title,
-            "story": example.story,
+            "title": engine_words(example.title),
+            "story": engine_words(example.story),
             "redeal": example.result.redeal,
             "transfers": [(t.payer, t.payee, t.amount_minor) for t in example.result.transfers],
             "net": [(p, example.result.net.get(p, 0)) for p in night.players],
@@ -44,8 +46,8 @@ def rules(session_id: str) -> Any:
         "rules.html",
         night=night,
         actor=actor,
-        preset_title=preset.title if preset else ruleset.preset,
-        preset_description=preset.description if preset else "",
+        preset_title=engine_words(preset.title) if preset else ruleset.preset,
+        preset_description=engine_words(preset.description) if preset else "",
         changes=changes_from_preset(ruleset),
         grouped=grouped_lines(summary_lines(ruleset)),
         examples=examples,
@@ -56,6 +58,6 @@ def rules(session_id: str) -> Any:
 def rules_summary() -> Any:
     """What a preset plus house-rule controls pay, in words (JSON; 422 with ``errors``)."""
     if len(request.query_string) > MAX_QUERY:
-        return jsonify({"ok": False, "errors": {"form": "Too many settings in one request."}}), 400
+        return jsonify({"ok": False, "errors": {"form": _("Too many settings in one request.")}}), 400
     choice = RulesChoice.from_form(request.args)
     return jsonify(choice.to_json()), (200 if choice.valid else 422)

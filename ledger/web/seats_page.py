@@ -5,7 +5,7 @@ at the end), change the stake from the next hand, swap two seats from hand N, re
 
 Every form works without JavaScript; a refused one comes back with what was typed and the
 reason. Other phones follow through the live region (:mod:`ledger.web.live`). The changes
-themselves are made by :mod:`ledger.seating`.
+themselves are made by :mod:`ledger.seating`. Every sentence is in the request's language.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from ledger import night as ledger_night
 from ledger import seating
 from ledger.access import Actor
 from ledger.db import get_session
+from ledger.i18n import _, ngettext
 from ledger.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
@@ -90,13 +91,13 @@ def sit_in(session_id: str) -> Any:
     night, actor = authorised(session_id, "seat")
     typed = _typed("name", "after")
     if not typed["name"].strip():
-        return _render(night, actor, "sit_in", typed, "Type the name of the player sitting in.", 422)
+        return _render(night, actor, "sit_in", typed, _("Type the name of the player sitting in."), 422)
     try:
         change = seating.sit_in(get_session(), night, typed["name"], typed["after"] or None, actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "sit_in", typed, err)
     name = normalise_name(typed["name"])
-    return _done(night, f"{name} sits in from hand {change.from_hand}.")
+    return _done(night, _("{name} sits in from hand {hand}.", name=name, hand=change.from_hand))
 
 
 @bp.post("/s/<session_id>/seats/leave")
@@ -108,7 +109,7 @@ def leave(session_id: str) -> Any:
     typed = _typed("name", "settle", "quote")
     name = normalise_name(typed["name"])
     if name not in night.players:
-        message = f"{name} is not seated." if name else "Choose who is leaving."
+        message = _("{name} is not seated.", name=name) if name else _("Choose who is leaving.")
         return _render(night, actor, "leave", typed, message, 422)
     db = get_session()
     quote = seating.cash_out_quote(db, night, name)
@@ -125,12 +126,13 @@ def leave(session_id: str) -> Any:
         gone = seating.leave(db, night, name, typed["settle"], actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "leave", typed, err)
+    # ``line`` is the whole cash-out sentence ("Rosa leaves +$4.25: Marcus pays Rosa $4.25")
     if gone.settle == "now" and gone.payments:
-        flash(f"{line}. Paid and recorded.", "success")
+        flash(_("{line}. Paid and recorded.", line=line), "success")
     elif gone.cash_out.transfers:
-        flash(f"{line}. To be paid at the end of the night.", "success")
+        flash(_("{line}. To be paid at the end of the night.", line=line), "success")
     else:
-        flash(f"{name} left; nothing to settle.", "success")
+        flash(_("{name} left; nothing to settle.", name=name), "success")
     return redirect(url_for("web.seats", session_id=night.id))
 
 
@@ -147,7 +149,7 @@ def stake(session_id: str) -> Any:
         value, from_hand = seating.change_stake(get_session(), night, amount, actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "stake", typed, err)
-    return _done(night, f"The stake is {money(value, night.currency)} from hand {from_hand}.")
+    return _done(night, _("The stake is {stake} from hand {hand}.", stake=money(value, night.currency), hand=from_hand))
 
 
 @bp.post("/s/<session_id>/seats/swap")
@@ -157,7 +159,7 @@ def swap(session_id: str) -> Any:
     typed = _typed("a", "b", "from_hand")
     raw = typed["from_hand"].strip()
     if not raw.isdigit() or len(raw) > 9:
-        return _render(night, actor, "swap", typed, "Type the number of the first hand they were swapped at.", 422)
+        return _render(night, actor, "swap", typed, _("Type the number of the first hand they were swapped at."), 422)
     try:
         made = seating.swap_seats(get_session(), night, typed["a"], typed["b"], int(raw), actor)
     except (HandError, NightError) as err:
@@ -165,8 +167,12 @@ def swap(session_id: str) -> Any:
     a, b = normalise_name(typed["a"]), normalise_name(typed["b"])
     if made:
         numbers = ", ".join(str(h.number) for h in made)
-        return _done(night, f"{a} and {b} swapped seats from hand {raw}: hands {numbers} re-entered.")
-    return _done(night, f"{a} and {b} swapped seats from hand {raw}.")
+        # English says "hands 1 re-entered" for one hand too (the list of numbers reads as a heading);
+        # a language with plural forms picks its own for the count
+        return _done(night, ngettext("{a} and {b} swapped seats from hand {hand}: hands {numbers} re-entered.",
+                                     "{a} and {b} swapped seats from hand {hand}: hands {numbers} re-entered.",
+                                     len(made), a=a, b=b, hand=raw, numbers=numbers))
+    return _done(night, _("{a} and {b} swapped seats from hand {hand}.", a=a, b=b, hand=raw))
 
 
 @bp.post("/s/<session_id>/seats/rename")
@@ -178,4 +184,4 @@ def rename(session_id: str) -> Any:
         seating.rename_player(get_session(), night, typed["from"], typed["to"], actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "rename", typed, err)
-    return _done(night, f"{normalise_name(typed['from'])} is now {normalise_name(typed['to'])}.")
+    return _done(night, _("{old} is now {new}.", old=normalise_name(typed["from"]), new=normalise_name(typed["to"])))

@@ -3,7 +3,8 @@ still owed, payments marked as they are handed over (whole or partial: the plan 
 host's void of a payment, and closing the night.
 
 Amounts typed are parsed exactly (:func:`ledger.money.parse_amount`); the plan comes from
-:func:`ledger.night.settlement_plan`. A refused payment comes back with what was typed.
+:func:`ledger.night.settlement_plan`. A refused payment comes back with what was typed. Every
+sentence is in the request's language.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sqlmodel import Session
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
@@ -64,25 +66,27 @@ def pay(session_id: str) -> Any:
     amount = 0
     error = None
     if payer is None or payee is None:
-        error = "That payment is not complete: choose who paid and who was paid."
+        error = _("That payment is not complete: choose who paid and who was paid.")
     elif payer == payee:
-        error = "A player cannot pay themselves."
+        error = _("A player cannot pay themselves.")
     else:
         try:
             amount = parse_amount(typed["amount"], night.currency)
         except ValueError as exc:
-            error = amount_message(str(exc)) if typed["amount"].strip() else "Type the amount paid, e.g. 0.25."
+            error = amount_message(str(exc)) if typed["amount"].strip() else _("Type the amount paid, e.g. 0.25.")
         else:
             if amount <= 0:
-                error = "The amount must be more than zero."
+                error = _("The amount must be more than zero.")
     if error is None and typed["kind"] == "plan":
         owed = next((t.amount_minor for t in ledger_night.settlement_plan(db, night).transfers
                      if t.payer == payer and t.payee == payee), 0)
         if owed == 0:
-            error = f"{payer} no longer owes {payee} anything: the plan has changed (another phone?)."
+            error = _("{payer} no longer owes {payee} anything: the plan has changed (another phone?).",
+                      payer=payer, payee=payee)
         elif amount > owed:
-            error = (f"That is more than the {money(owed, night.currency)} {payer} still owes {payee}. "
-                     "Use “Another payment” for anything else.")
+            error = _("That is more than the {amount} {payer} still owes {payee}. "
+                      "Use “Another payment” for anything else.", amount=money(owed, night.currency),
+                      payer=payer, payee=payee)
     if error is not None or payer is None or payee is None:
         return _render(night, actor, typed | {"error": error or ""}, 422)
     confirm = typed["kind"] == "other" and request.form.get("confirm") == "yes"
@@ -90,13 +94,15 @@ def pay(session_id: str) -> Any:
         ledger_night.record_payment(db, night, payer, payee, amount, actor, confirm=confirm)
     except NightError as err:
         if err.code == "overpayment" and typed["kind"] == "plan":  # the plan moved under this phone
-            error = f"{payer} no longer owes {payee} that much: the plan has changed (another phone?)."
+            error = _("{payer} no longer owes {payee} that much: the plan has changed (another phone?).",
+                      payer=payer, payee=payee)
             return _render(night, actor, typed | {"error": error}, err.status)
         if err.code == "overpayment":
             question = _overpayment_question(night, payer, payee, amount, err)
             return _render(night, actor, typed | {"error": question, "confirm": "yes"}, err.status)
         return _render(night, actor, typed | {"error": err.message}, err.status)
-    flash(f"{payer} paid {payee} {money(amount, night.currency)}.", "success")
+    flash(_("{payer} paid {payee} {amount}.", payer=payer, payee=payee, amount=money(amount, night.currency)),
+          "success")
     return redirect(url_for("web.settle", session_id=night.id))
 
 
@@ -109,8 +115,8 @@ def void_payment(session_id: str, payment_id: int) -> Any:
         payment = ledger_night.void_payment(get_session(), night, payment_id, actor)
     except NightError:
         abort(404)
-    flash(f"Payment voided: {payment.payer} paid {payment.payee} "
-          f"{money(payment.amount_minor, night.currency)} no longer counts.", "success")
+    flash(_("Payment voided: {payer} paid {payee} {amount} no longer counts.", payer=payment.payer,
+            payee=payment.payee, amount=money(payment.amount_minor, night.currency)), "success")
     return redirect(url_for("web.settle", session_id=night.id))
 
 
@@ -123,12 +129,12 @@ def close(session_id: str) -> Any:
         return render_template(
             "confirm.html",
             night=night,
-            title="Close the night?",
+            title=_("Close the night?"),
             row=None,
-            message="No more hands can be recorded or voided after closing. The balances and the "
-                    "settle-up plan stay available.",
+            message=_("No more hands can be recorded or voided after closing. The balances and the "
+                      "settle-up plan stay available."),
             action=url_for("web.close", session_id=night.id),
-            button="Close the night",
+            button=_("Close the night"),
             back=url_for("web.settle", session_id=night.id),
             hidden=[("carry_over", "yes" if carry_over else "no")],
         )
@@ -143,12 +149,14 @@ def _overpayment_question(night: GameSession, payer: str, payee: str, amount: in
     owes, owed = int(err.extra.get("owes", 0)), int(err.extra.get("owed", 0))
     paid = money(amount, night.currency)
     if owes == 0:
-        return f"{payer} owes nothing. Record {paid} anyway?"
+        return _("{payer} owes nothing. Record {paid} anyway?", payer=payer, paid=paid)
     if owed == 0:
-        return f"{payee} is owed nothing. Record {paid} anyway?"
+        return _("{payee} is owed nothing. Record {paid} anyway?", payee=payee, paid=paid)
     if amount > owes:
-        return f"{payer} owes only {money(owes, night.currency)}. Record {paid} anyway?"
-    return f"{payee} is owed only {money(owed, night.currency)}. Record {paid} anyway?"
+        return _("{payer} owes only {owes}. Record {paid} anyway?", payer=payer, owes=money(owes, night.currency),
+                 paid=paid)
+    return _("{payee} is owed only {owed}. Record {paid} anyway?", payee=payee, owed=money(owed, night.currency),
+             paid=paid)
 
 
 def _seated(night: GameSession, name: str | None) -> str | None:

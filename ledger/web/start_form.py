@@ -12,7 +12,8 @@ kept as ``errors[field]`` beside the input, with everything typed kept.
 The rules are a preset plus the "House rules" controls (:mod:`ledger.web.house_rules`): only
 the toggles that differ from the preset are sent to :meth:`RuleSet.from_spec` as overrides. The
 "Show what these rules pay" button (``go=rules``) re-renders the page with everything kept and
-the rules in words, without starting the night.
+the rules in words, without starting the night. Refusals are sentences in the request's
+language (:mod:`ledger.i18n`).
 """
 from __future__ import annotations
 
@@ -26,12 +27,15 @@ from babel.dates import format_date
 from babel.numbers import get_currency_name
 
 from ledger import night as ledger_night
+from ledger.i18n import _, format_locale, ngettext
 from ledger.models import GameSession
 from ledger.rules.validation import MAX_STAKE_MINOR
-from ledger.money import format_minor, parse_amount
+from ledger.money import parse_amount
 from ledger.rules import PRESETS, HandError
 from ledger.rules.ruleset import TOGGLES
 from ledger.db import get_session
+from ledger.web.amount_errors import amount_message  # also imported from here by the settle, seats and club pages
+from ledger.web.formatting import engine_words, money
 from ledger.web.house_rules import RulesChoice, key_for
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -52,15 +56,17 @@ def currency_choices(locale: str = "en_US") -> list[tuple[str, str]]:
 
 
 def default_name(timezone: str, now: datetime | None = None) -> str:
-    """The name a night gets when none is typed: its weekday and date in the phone's zone,
-    e.g. "Friday night, 5 December"."""
+    """The name a night gets when none is typed: its weekday and date in the phone's zone, in
+    the language of the phone that starts it, e.g. "Friday night, 5 December"."""
     today = (now or datetime.now(ZoneInfo("UTC"))).astimezone(ZoneInfo(timezone))
-    return f"{format_date(today, 'EEEE', locale='en_US')} night, {format_date(today, 'd MMMM', locale='en_US')}"
+    locale = format_locale("en_US")
+    return _("{weekday} night, {date}", weekday=format_date(today, "EEEE", locale=locale),
+             date=format_date(today, "d MMMM", locale=locale))
 
 
 def preset_choices() -> list[tuple[str, str, str]]:
-    """``(name, title, description)`` of every rules preset, classic first."""
-    return [(p.name, p.title, p.description) for p in PRESETS.values()]
+    """``(name, title, description)`` of every rules preset, classic first, in the request's language."""
+    return [(p.name, engine_words(p.title), engine_words(p.description)) for p in PRESETS.values()]
 
 
 @dataclass
@@ -133,23 +139,28 @@ class StartForm:
             return None
         name = self.name.strip() or default_name(self.timezone)
         if len(name) > MAX_SESSION_NAME:
-            self.errors["name"] = f"Keep the name under {MAX_SESSION_NAME} characters."
+            self.errors["name"] = ngettext("Keep the name under {count} character.",
+                                           "Keep the name under {count} characters.", MAX_SESSION_NAME)
         seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdigit() else -1
         most = self.rules.ruleset.max_players if self.rules.ruleset is not None else None
         if len(seats) < 2:
-            self.errors["players"] = "Type at least two player names, in seat order."
+            self.errors["players"] = _("Type at least two player names, in seat order.")
         elif most is not None and len(seats) > most:
-            self.errors["players"] = (f"These rules seat at most {most} players and {len(seats)} names are typed; "
-                                      "raise “Most players” under House rules or clear a seat.")
+            self.errors["players"] = ngettext(
+                "These rules seat at most {most} player and {typed} names are typed; "
+                "raise “Most players” under House rules or clear a seat.",
+                "These rules seat at most {most} players and {typed} names are typed; "
+                "raise “Most players” under House rules or clear a seat.",
+                most, most=most, typed=len(seats))
         elif dealer_seat not in seats:
-            self.errors["first_dealer"] = "The first dealer must be one of the players typed above."
+            self.errors["first_dealer"] = _("The first dealer must be one of the players typed above.")
         if self.currency not in CURRENCIES:
-            self.errors["currency"] = "Choose a currency from the list."
+            self.errors["currency"] = _("Choose a currency from the list.")
         if self.preset not in PRESETS:
-            self.errors["preset"] = "Choose one of the rules presets."
+            self.errors["preset"] = _("Choose one of the rules presets.")
         elif self.rules.ruleset is None and not self.errors:
-            self.errors["preset"] = "Check the house rules."
+            self.errors["preset"] = _("Check the house rules.")
         stake_minor = None
         if "currency" not in self.errors:
             try:
@@ -173,8 +184,8 @@ class StartForm:
         except HandError as err:
             message = err.message
             if err.code == "invalid_stake":
-                largest = format_minor(MAX_STAKE_MINOR, self.currency)
-                message = f"The stake must be more than zero and at most {largest}."
+                largest = money(MAX_STAKE_MINOR, self.currency)
+                message = _("The stake must be more than zero and at most {largest}.", largest=largest)
             self.errors[self._input_for(err.field, seats)] = message
             return None
 
@@ -193,9 +204,3 @@ class StartForm:
             return rule_key
         return "players" if path == "players" else "form"
 
-
-def amount_message(detail: str) -> str:
-    """A money parsing error as a sentence for the phone."""
-    if detail == "amount is empty":
-        return "Type the stake, e.g. 0.25."
-    return detail[:1].upper() + detail[1:] + "."

@@ -7,6 +7,7 @@ nothing here computes a payout. Elsewhere: the record-a-hand flow (:mod:`ledger.
 settle up and payments (:mod:`ledger.web.settle_page`), the log and exports
 (:mod:`ledger.web.log_page`), sharing (:mod:`ledger.web.share`), live updates
 (:mod:`ledger.web.live`) and forms kept through a lost cookie (:mod:`ledger.web.resubmit`).
+Flash messages and titles are in the request's language (:mod:`ledger.i18n`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ledger import figures
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import GameSession, utcnow
 from ledger.night import NightError
@@ -35,6 +37,7 @@ from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
+from ledger.web.formatting import engine_words
 from ledger.web.language import format_locale_now
 
 RECENT_HANDS = 5
@@ -52,7 +55,7 @@ def index() -> Any:
             night, token = created
             remember_token(night.id, token)
             session["new_night"] = night.id  # the table shows the recovery code this once
-            flash("Night started. Share the table link below with the other phones.", "success")
+            flash(_("Night started. Share the table link below with the other phones."), "success")
             return redirect(url_for("web.table", session_id=night.id, share=1))
     return render_template(
         "index.html",
@@ -80,9 +83,10 @@ def join_code() -> Any:
             return redirect(url_for("web.join", session_id=pasted.group(1), token=pasted.group(2)))
         night = join_with_code(code, name) if code.strip() else None
         if night is not None:
-            flash(f"You joined {night.name}.", "success")
+            flash(_("You joined {night}.", night=night.name), "success")
             return redirect(url_for("web.table", session_id=night.id))
-        error = "No open table has that code. Check it with the host." if code.strip() else "Type the table code."
+        error = (_("No open table has that code. Check it with the host.") if code.strip()
+                 else _("Type the table code."))
     return render_template("join.html", code=code, name=name, error=error), (422 if error else 200)
 
 
@@ -110,7 +114,8 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "left": {name: hand for name, hand in last_hands.items() if name not in night.players},
         "stake_from": stakes[-1].from_hand if len(stakes) > 1 else None,
         "preset": _preset_title(night),
-        "house_changes": [f"{label}: {value}" for _, label, value in changes_from_preset(ledger_night.rules_of(night))],
+        "house_changes": [_("{rule}: {value}", rule=label, value=value)
+                          for _toggle, label, value in changes_from_preset(ledger_night.rules_of(night))],
         "balances": list(ledger_night.balances(db, night).items()),
         "next_dealer": ledger_night.next_dealer(db, night),
         "hand_count": ledger_night.hand_count(db, night),
@@ -164,24 +169,24 @@ def undo(session_id: str) -> Any:
     db = get_session()
     last = hand_rows.last_counted(db, night)
     if last is None:
-        flash("No counted hand to undo.", "error")
+        flash(_("No counted hand to undo."), "error")
         return redirect(url_for("web.table", session_id=night.id))
     seen = request.form.get("number", "")
     moved = seen != str(last.number)
     if request.form.get("confirmed") != "yes" or moved:
-        message = "It stays in the history, struck through, and stops counting in the balances."
-        if moved and seen:
-            message = (f"Another phone changed the hands since you looked: the last hand is now hand "
-                       f"{last.number}. " + message)
+        message = (_("Another phone changed the hands since you looked: the last hand is now hand {number}. "
+                     "It stays in the history, struck through, and stops counting in the balances.",
+                     number=last.number) if moved and seen
+                   else _("It stays in the history, struck through, and stops counting in the balances."))
         return render_template(
             "confirm.html",
             night=night,
-            title=f"Undo hand {last.number}?",
+            title=_("Undo hand {number}?", number=last.number),
             row=hand_rows.hand_row(night, last),
             message=message,
             action=url_for("web.undo", session_id=night.id),
             hidden=[("number", str(last.number))],
-            button=f"Undo hand {last.number}",
+            button=_("Undo hand {number}", number=last.number),
             back=url_for("web.table", session_id=night.id),
         ), (409 if moved and seen else 200)
     try:
@@ -189,7 +194,8 @@ def undo(session_id: str) -> Any:
     except NightError as err:
         flash(err.message, "error")
     else:
-        flash(f"Hand {last.number} undone: it stays in the history, struck through, and no longer counts.", "success")
+        flash(_("Hand {number} undone: it stays in the history, struck through, and no longer counts.",
+                number=last.number), "success")
     return redirect(url_for("web.table", session_id=night.id))
 
 
@@ -235,11 +241,11 @@ def void(session_id: str, number: int) -> Any:
         return render_template(
             "confirm.html",
             night=night,
-            title=f"Void hand {number}?",
+            title=_("Void hand {number}?", number=number),
             row=hand_rows.hand_row(night, hand),
-            message="The hand stays in the history, struck through, and stops counting in the balances.",
+            message=_("The hand stays in the history, struck through, and stops counting in the balances."),
             action=url_for("web.void", session_id=night.id, number=number),
-            button=f"Void hand {number}",
+            button=_("Void hand {number}", number=number),
             back=url_for("web.history", session_id=night.id),
         )
     try:
@@ -247,7 +253,7 @@ def void(session_id: str, number: int) -> Any:
     except NightError as err:
         flash(err.message, "error")
     else:
-        flash(f"Hand {number} voided; it no longer counts.", "success")
+        flash(_("Hand {number} voided; it no longer counts.", number=number), "success")
     return redirect(url_for("web.history", session_id=night.id))
 
 
@@ -255,4 +261,4 @@ def void(session_id: str, number: int) -> Any:
 def _preset_title(night: GameSession) -> str:
     name = ledger_night.rules_of(night).preset
     preset = PRESETS.get(name)
-    return preset.title if preset else name
+    return engine_words(preset.title) if preset else name
