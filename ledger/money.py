@@ -11,6 +11,8 @@ from decimal import Context, Decimal, localcontext
 
 from babel.numbers import format_currency, get_currency_precision, is_currency
 
+from ledger.rules.words import N_, render
+
 _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 """ASCII digits with an optional '.' decimal separator: "5", "0.25", "5.", ".25"."""
 
@@ -30,8 +32,24 @@ def minor_digits(currency: str) -> int:
     or it is one of :data:`NOT_MONEY`.
     """
     if not is_currency(currency) or currency in NOT_MONEY:
-        raise ValueError(f"unknown currency code {currency!r}")
+        raise AmountError(f"unknown currency code {currency!r}", N_("Unknown currency code {currency}."),
+                          currency=repr(currency))
     return get_currency_precision(currency)
+
+
+class AmountError(ValueError):
+    """A typed amount refused by :func:`parse_amount`. ``str(err)`` is the detail for developers
+    (it quotes the input); ``template`` (an English sentence marked for the catalogue) and
+    ``params`` make the sentence a person reads, ``message`` in the current language."""
+
+    def __init__(self, detail: str, template: str, **params: object) -> None:
+        super().__init__(detail)
+        self.template = template
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        return render(self.template, self.params)
 
 
 def parse_amount(text: str, currency: str) -> int:
@@ -44,29 +62,36 @@ def parse_amount(text: str, currency: str) -> int:
     ``parse_amount("5", "JPY") == 5``. Trailing zeros beyond the currency's digits are fine
     (``"0.250"`` in EUR is 25); a value that needs more digits is refused.
 
-    Raises ``ValueError`` (message quotes the input) for empty text, a negative amount, anything
+    Raises :class:`AmountError` (a ``ValueError``; its text quotes the input) for empty text, a negative amount, anything
     that is not a plain decimal number (no ',' separators, signs or symbols), more decimals than
     ``currency`` allows (``"0.255"`` in EUR), or an unknown currency.
     """
     digits = minor_digits(currency)
     cleaned = text.strip()
     if not cleaned:
-        raise ValueError("amount is empty")
+        raise AmountError("amount is empty", N_("Type the stake, e.g. 0.25."))
     if cleaned.startswith("-"):
-        raise ValueError(f"amount must not be negative, got {text!r}")
+        raise AmountError(f"amount must not be negative, got {text!r}",
+                          N_("Amount must not be negative, got {amount}."), amount=repr(text))
     if "." not in cleaned and cleaned.count(",") == 1:
         whole, _, decimals = cleaned.partition(",")
         if len(decimals) > digits:  # "1,000" could mean a thousand: never guess
-            raise ValueError(f"{text.strip()!r} has more decimals than {currency} allows ({digits})")
+            raise AmountError(f"{text.strip()!r} has more decimals than {currency} allows ({digits})",
+                              N_("{amount} has more decimals than {currency} allows ({digits})."),
+                              amount=repr(text.strip()), currency=currency, digits=digits)
         cleaned = f"{whole}.{decimals}"
     if not _AMOUNT.fullmatch(cleaned):
-        raise ValueError(
-            f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'"
+        raise AmountError(
+            f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'",
+            N_("Not an amount: {amount}; write digits with '.' as the decimal separator, e.g. '0.25'."),
+            amount=repr(text),
         )
     scaled = _scale(Decimal(cleaned), digits)
     if scaled != scaled.to_integral_value():
-        raise ValueError(
-            f"{text.strip()!r} has more decimals than {currency} allows ({digits})"
+        raise AmountError(
+            f"{text.strip()!r} has more decimals than {currency} allows ({digits})",
+            N_("{amount} has more decimals than {currency} allows ({digits})."),
+            amount=repr(text.strip()), currency=currency, digits=digits,
         )
     return int(scaled)
 

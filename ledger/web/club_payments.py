@@ -53,7 +53,7 @@ def club_pay(club_id: str) -> Any:
         try:
             amount = parse_amount(typed["amount"], club.currency)
         except ValueError as exc:
-            error = amount_message(str(exc)) if typed["amount"].strip() else "Type the amount paid, such as 5.00."
+            error = amount_message(exc) if typed["amount"].strip() else "Type the amount paid, such as 5.00."
         else:
             if amount <= 0:
                 error = "The amount must be more than zero."

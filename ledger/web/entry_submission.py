@@ -122,7 +122,7 @@ class EntrySubmission:
         try:
             stake = parse_amount(text, self.currency)
         except ValueError as exc:
-            self.errors["side_stake"] = amount_message(str(exc))
+            self.errors["side_stake"] = amount_message(exc)
             return None
         return {"spade": {
             "side_stake": stake,

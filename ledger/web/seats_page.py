@@ -144,7 +144,7 @@ def stake(session_id: str) -> Any:
     try:
         amount = parse_amount(typed["stake"], night.currency)
     except ValueError as exc:
-        return _render(night, actor, "stake", typed, amount_message(str(exc)), 422)
+        return _render(night, actor, "stake", typed, amount_message(exc), 422)
     try:
         value, from_hand = seating.change_stake(get_session(), night, amount, actor)
     except (HandError, NightError) as err:

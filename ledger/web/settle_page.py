@@ -73,7 +73,7 @@ def pay(session_id: str) -> Any:
         try:
             amount = parse_amount(typed["amount"], night.currency)
         except ValueError as exc:
-            error = amount_message(str(exc)) if typed["amount"].strip() else _("Type the amount paid, e.g. 0.25.")
+            error = amount_message(exc) if typed["amount"].strip() else _("Type the amount paid, e.g. 0.25.")
         else:
             if amount <= 0:
                 error = _("The amount must be more than zero.")

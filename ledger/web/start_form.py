@@ -166,7 +166,7 @@ class StartForm:
             try:
                 stake_minor = parse_amount(self.stake, self.currency)
             except ValueError as exc:
-                self.errors["stake"] = amount_message(str(exc))
+                self.errors["stake"] = amount_message(exc)
         if self.errors:
             return None
         assert stake_minor is not None and self.rules.ruleset is not None
