@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
-from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_name, members_of, NIGHT_ROLE
+from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_name, member_json, members_of, NIGHT_ROLE
 from ledger.db import begin_write
 from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.money import format_plain
@@ -253,14 +253,14 @@ def payment_json(db: Session, payment: ClubPayment) -> dict[str, Any]:
 
 def club_json(db: Session, club: Club) -> dict[str, Any]:
     """The club as ``GET /api/v1/clubs/{id}`` shows it: ``{id, name, currency, timezone,
-    members: [{id, name}], balances: {name: int}, settlement: {transfers, transfer_count,
+    members: [{id, name, language?}], balances: {name: int}, settlement: {transfers, transfer_count,
     minimal}, nights: [{id, name, started_at, closed_at, carried, status}]}``."""
     return {
         "id": club.id,
         "name": club.name,
         "currency": club.currency,
         "timezone": club.timezone,
-        "members": [{"id": m.id, "name": m.name} for m in members_of(db, club)],
+        "members": [member_json(m) for m in members_of(db, club)],
         "balances": balances(db, club),
         "settlement": settlement_plan(db, club).to_json(),
         "nights": [{"id": n.id, "name": n.name, "started_at": n.created_at.isoformat(),

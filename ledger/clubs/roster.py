@@ -20,6 +20,7 @@ from ledger import access
 from ledger.access import AccessDenied
 from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
+from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
 from ledger.names import clean_name, normalise_name
 from ledger.night import NightError
@@ -218,16 +219,23 @@ def join_roster(db: Session, club: Club, name: str, actor: ClubActor, field: str
     return member
 
 
-def add_member(db: Session, club: Club, name: str, actor: ClubActor) -> tuple[ClubMember, bool]:
+def add_member(db: Session, club: Club, name: str, actor: ClubActor,
+               language: str | None = None) -> tuple[ClubMember, bool]:
     """Add ``name`` to the roster (committed) → ``(member, created)``; an existing member by
-    that name (NFC/casefold) is returned with ``created`` False. Raises :class:`ClubAccessDenied`
-    for a viewer, :class:`HandError` ``invalid_entry`` for a bad name."""
+    that name (NFC/casefold) is returned with ``created`` False (and its language untouched).
+    ``language``: the new member's statement language (:func:`checked_language`). Raises
+    :class:`ClubAccessDenied` for a viewer, :class:`HandError` ``invalid_entry`` for a bad name
+    or language."""
     actor.require("roster")
+    language = checked_language(language)
     existing = member_by_name(db, club, clean_name(name, "name", MAX_MEMBER_NAME))
     if existing is not None:
         return existing, False
     begin_write(db)
     member = join_roster(db, club, name, actor)
+    if language is not None:
+        member.language = language
+        db.add(member)
     db.commit()
     return member, True
 
@@ -256,3 +264,45 @@ def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor:
 
 def find_club(db: Session, club_id: str) -> Club | None:
     return db.get(Club, club_id)
+
+
+def member_json(member: ClubMember) -> dict[str, Any]:
+    """``{id, name}`` of a member, with ``language`` (a catalogue code) only when the member has
+    chosen one: a member without one follows the reader's language."""
+    shown: dict[str, Any] = {"id": member.id, "name": member.name}
+    if member.language:
+        shown["language"] = member.language
+    return shown
+
+
+def checked_language(language: str | None) -> str | None:
+    """``language`` if it is a catalogue code (a key of :data:`ledger.i18n.LANGUAGES`), ``None``
+    for ``None`` or ``""`` (follow the reader). Raises :class:`HandError` ``invalid_entry``
+    (field ``language``) for anything else."""
+    if language is None or language == "":
+        return None
+    if language not in LANGUAGES:
+        raise HandError("invalid_entry", N_("Choose a language from the list: {codes}."), "language",
+                        codes=", ".join(LANGUAGES))
+    return language
+
+
+def set_member_language(db: Session, club: Club, member_id: int, language: str | None,
+                        actor: ClubActor) -> ClubMember:
+    """Write member ``member_id``'s season statements in ``language`` from now on (``None``:
+    in the reader's language); committed, with a ``member_language_set`` event. Owner or
+    member. Raises :class:`NightError` 404 ``member_not_found``, :class:`HandError`
+    ``invalid_entry`` (field ``language``), :class:`ClubAccessDenied` for a viewer."""
+    actor.require("roster")
+    language = checked_language(language)
+    member = get_member(db, club, member_id)
+    if member.language == language:
+        return member
+    begin_write(db)
+    before = member.language
+    member.language = language
+    db.add(member)
+    club_event(db, club, actor, "member_language_set", before={"id": member.id, "language": before},
+               after={"id": member.id, "language": language})
+    db.commit()
+    return member
