@@ -25,7 +25,7 @@ from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNigh
 from ledger.clubs.roster import add_keys, club_secrets, members_of, name_key
 from ledger.db import begin_write
 from ledger.export import _csv
-from ledger.i18n import LANGUAGES
+from ledger.i18n import LANGUAGES, N_
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
 from ledger.rules import HandError
@@ -121,8 +121,8 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
             continue
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             db.rollback()
-            raise HandError("invalid_entry", f"The document is not a club export this server can read ({exc}).",
-                            None) from None
+            raise HandError("invalid_entry", N_("The document is not a club export this server can read ({detail})."),
+                            None, detail=str(exc)) from None
         return club, token, night_tokens
     raise RuntimeError("could not draw unique club secrets")
 

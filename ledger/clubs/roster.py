@@ -116,13 +116,14 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
     except ValueError as exc:
         raise HandError("invalid_entry", str(exc), "currency") from None
     if not is_known_zone(timezone):
-        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
+        raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     cleaned = [clean_name(m, f"members[{i}]", MAX_MEMBER_NAME) for i, m in enumerate(members)]
     seen: dict[str, str] = {}
     for index, member in enumerate(cleaned):
         if name_key(member) in seen:
-            raise HandError("duplicate_player", f"{member} and {seen[name_key(member)]} are the same name in a club; "
-                            "give members names that are easy to tell apart.", f"members[{index}]")
+            raise HandError("duplicate_player", N_("{name} and {other} are the same name in a club; give members "
+                                                   "names that are easy to tell apart."), f"members[{index}]",
+                            name=member, other=seen[name_key(member)])
         seen[name_key(member)] = member
     for _attempt in range(5):
         begin_write(db)
@@ -202,7 +203,8 @@ def get_member(db: Session, club: Club, member_id: int) -> ClubMember:
     """Raises :class:`NightError` 404 ``member_not_found``."""
     member = db.get(ClubMember, member_id)
     if member is None or member.club_id != club.id:
-        raise NightError(404, "member_not_found", f"This club has no member {member_id}.", "member_id")
+        raise NightError(404, "member_not_found", N_("This club has no member {member_id}."), "member_id",
+                         member_id=member_id)
     return member
 
 
@@ -250,8 +252,8 @@ def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor:
     cleaned = clean_name(new_name, "name", MAX_MEMBER_NAME)
     other = member_by_name(db, club, cleaned)
     if other is not None and other.id != member.id:
-        raise HandError("duplicate_player", f"{other.name} is already a member of this club; "
-                        "choose a name that is easy to tell apart.", "name")
+        raise HandError("duplicate_player", N_("{name} is already a member of this club; "
+                                               "choose a name that is easy to tell apart."), "name", name=other.name)
     begin_write(db)
     before = member.name
     member.name, member.name_key = cleaned, name_key(cleaned)
