@@ -44,9 +44,14 @@ def club_paths() -> dict[str, dict[str, Any]]:
             "Owner's own link only: the tokens, links and table code again.",
             {200: _json(club.ClubCreatedSchema, "The secrets.")}, ())},
         "/clubs/{club_id}/members": {"post": _op(
-            "Owner or member: add a name to the roster (200 when that name, under the NFC/casefold rule, is there).",
+            "Owner or member: add a name to the roster, with the member's statement language if given (200 when "
+            "that name, under the NFC/casefold rule, is there: its language is left as it is).",
             {201: _json(club.ClubMemberOutSchema, "The new member."),
              200: _json(club.ClubMemberOutSchema, "The member already on the roster.")}, (), body=club.MemberSchema)},
+        "/clubs/{club_id}/members/{member_id}": {"patch": _op(
+            "Change a member: language (owner or member; a catalogue code, or null to follow the reader) and name "
+            "(owner only, as the rename; 422 duplicate_player).",
+            {200: _json(club.ClubMemberOutSchema, "The member.")}, (), body=club.MemberUpdateSchema)},
         "/clubs/{club_id}/members/{member_id}/rename": {"post": _op(
             "Owner: rename a member; they keep their id, balance and nights (422 duplicate_player).",
             {200: _json(club.ClubMemberOutSchema, "The member.")}, (), body=club.MemberSchema)},

@@ -8,6 +8,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from ledger.api.responses import Answer, MONEY, SettlePlanSchema, _net
 from ledger.api.schemas import MAX_NUMBER
+from ledger.i18n import LANGUAGES
 from ledger.money import minor_digits
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -42,13 +43,37 @@ class ClubCreateSchema(Schema):
             raise ValidationError(str(exc)) from None
 
 
+LANGUAGE_CODES = tuple(LANGUAGES)
+
+
+def _language_field() -> fields.String:
+    return fields.String(allow_none=True, validate=validate.OneOf(
+        LANGUAGE_CODES, error="Send one of the language codes {choices}, or null to follow the reader."),
+        metadata={"description": "The language the member's season statements are written in (a catalogue "
+                                 "code); null follows the reader's language."})
+
+
 class MemberSchema(Schema):
-    """``POST /api/v1/clubs/{id}/members`` and ``…/members/{member_id}/rename``: ``{name}``."""
+    """``POST /api/v1/clubs/{id}/members`` and ``…/members/{member_id}/rename``: ``{name,
+    language?}``. ``language`` (a catalogue code, or null) sets the member's statement language
+    (a new member, or the renamed one); left out, it stays as it is."""
 
     class Meta:
         unknown = RAISE
 
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    language = _language_field()
+
+
+class MemberUpdateSchema(Schema):
+    """``PATCH /api/v1/clubs/{id}/members/{member_id}``: ``{name?, language?}``, at least one.
+    A new ``name`` needs the owner; ``language`` the owner or a member."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = fields.String(validate=validate.Length(min=1, max=80))
+    language = _language_field()
 
 
 class ClubPaymentSchema(Schema):
@@ -132,6 +157,9 @@ class ClubImportSchema(Schema):
 class ClubMemberOutSchema(Answer):
     id = fields.Integer(required=True, metadata={"description": "Kept across renames."})
     name = fields.String(required=True)
+    language = fields.String(validate=validate.OneOf(LANGUAGE_CODES), metadata={
+        "description": "The member's statement language (a catalogue code); absent when the member follows "
+                       "the reader's language."})
 
 
 class ClubNightOutSchema(Answer):

@@ -16,7 +16,9 @@ from flask import jsonify, url_for
 from ledger import access
 from ledger import night as ledger_night
 from ledger.api import ApiError, bearer_token, bp, json_body, load, share_json
-from ledger.api.club_schemas import ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, MemberSchema
+from ledger.api.club_schemas import (
+    ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, MemberSchema, MemberUpdateSchema,
+)
 from ledger.clubs import carry, roster
 from ledger.clubs.models import Club
 from ledger.clubs.roster import ClubActor
@@ -100,20 +102,46 @@ def share_club(club_id: str) -> Any:
 
 @bp.post("/clubs/<club_id>/members")
 def add_member(club_id: str) -> Any:
-    """Owner or member: ``{name}`` → 201 ``{id, name}`` (200 when a member by that name, under
-    the NFC/casefold rule, is already on the roster)."""
+    """Owner or member: ``{name, language?}`` → 201 ``{id, name, language?}`` (200 when a member
+    by that name, under the NFC/casefold rule, is already on the roster: its language is left as
+    it is). 422 ``invalid_entry`` (field ``language``) for a language that is not a catalogue code."""
     club, actor = club_authorised(club_id, "roster")
-    member, created = roster.add_member(get_session(), club, load(MemberSchema(), json_body())["name"], actor)
-    return jsonify({"id": member.id, "name": member.name}), 201 if created else 200
+    data = load(MemberSchema(), json_body())
+    member, created = roster.add_member(get_session(), club, data["name"], actor, language=data.get("language"))
+    return jsonify(roster.member_json(member)), 201 if created else 200
 
 
 @bp.post("/clubs/<club_id>/members/<int(min=1, max=2147483647):member_id>/rename")
 def rename_member(club_id: str, member_id: int) -> Any:
-    """Owner: ``{name}`` → 200 ``{id, name}``: the member keeps their id, balance and nights;
-    422 ``duplicate_player`` when another member has that name; 404 ``member_not_found``."""
+    """Owner: ``{name, language?}`` → 200 ``{id, name, language?}``: the member keeps their id,
+    balance and nights; 422 ``duplicate_player`` when another member has that name; 404
+    ``member_not_found``."""
     club, actor = club_authorised(club_id, "rename")
-    member = roster.rename_member(get_session(), club, member_id, load(MemberSchema(), json_body())["name"], actor)
-    return jsonify({"id": member.id, "name": member.name})
+    data = load(MemberSchema(), json_body())
+    db = get_session()
+    member = roster.rename_member(db, club, member_id, data["name"], actor)
+    if "language" in data:
+        member = roster.set_member_language(db, club, member_id, data["language"], actor)
+    return jsonify(roster.member_json(member))
+
+
+@bp.patch("/clubs/<club_id>/members/<int(min=1, max=2147483647):member_id>")
+def update_member(club_id: str, member_id: int) -> Any:
+    """``{name?, language?}`` → 200 ``{id, name, language?}``. ``language`` (a catalogue code, or
+    null to follow the reader) is set by the owner or a member; a new ``name`` needs the owner
+    (403 ``role_forbidden``), as the rename does. 404 ``member_not_found``; 422 ``invalid_entry``
+    (field ``language``), ``duplicate_player``."""
+    club, actor = club_authorised(club_id, "roster")
+    data = load(MemberUpdateSchema(), json_body())
+    if not data:
+        raise ApiError(422, "invalid_entry", "Send the member's new name or language.")
+    db = get_session()
+    member = roster.get_member(db, club, member_id)
+    if "name" in data and data["name"] != member.name:
+        member = roster.rename_member(db, club, member_id, data["name"], actor)
+    if "language" in data:
+        member = roster.set_member_language(db, club, member_id, data["language"], actor)
+    return jsonify(roster.member_json(member))
 
 
 @bp.get("/clubs/<club_id>/payments")
@@ -264,16 +292,26 @@ def import_club() -> Any:
 @bp.get("/clubs/<club_id>/statements/<int(min=1, max=2147483647):member_id>.pdf")
 def club_statement_pdf(club_id: str, member_id: int) -> Any:
     """A member's season statement PDF for the period (``from``, ``to``, ``last`` as for the
-    standings; any club role); 404 ``member_not_found``."""
+    standings; any club role), in the member's ``language`` when one is set, else the reader's
+    (``Accept-Language``); 404 ``member_not_found``."""
+    from contextlib import nullcontext
+
+    from flask import current_app
+
     from ledger.clubs.season import season_report
     from ledger.downloads import pdf_response
+    from ledger.i18n import format_locale, use_language
     from ledger.statements.season import render_season_statement
 
     club, _actor = club_authorised(club_id)
     db = get_session()
     member = roster.get_member(db, club, member_id)
     report = season_report(db, club, _period())
-    return pdf_response(render_season_statement(report, member.name), f"{club.name}-{member.name}.pdf")
+    statement_language = member.language or None  # None: the reader's language
+    with use_language(statement_language) if statement_language else nullcontext():
+        pdf = render_season_statement(report, member.name,
+                                      locale=format_locale(current_app.config.get("LOCALE", "en_US")))
+    return pdf_response(pdf, f"{club.name}-{member.name}.pdf")
 
 
 @bp.get("/clubs/<club_id>/summary.pdf")

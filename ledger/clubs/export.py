@@ -1,9 +1,10 @@
 """A whole club as one JSON document, and back; CSV tables for spreadsheets.
 
 The document (``format: "tonk-ledger-club"``, ``version: 1``) holds the club, its members (ids
-as in this server), every night with its rows as stored (every hand version as entered and as
-scored, the night's payments and history, who sat as which member, what it carried), the club's
-payments and its history. Tokens and codes are not in it: :func:`import_club` gives the club and
+as in this server, and each member's statement ``language``: a catalogue code or ``null``;
+exports from before issue 10 lack it and import as ``null``), every night with its rows as
+stored (every hand version as entered and as scored, the night's payments and history, who sat
+as which member, what it carried), the club's payments and its history. Tokens and codes are not in it: :func:`import_club` gives the club and
 each night new ones. Balances, standings and statements computed from an imported club equal
 the original's, since they are computed from exactly these rows. Amounts are int minor units.
 """
@@ -24,6 +25,7 @@ from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNigh
 from ledger.clubs.roster import add_keys, club_secrets, members_of, name_key
 from ledger.db import begin_write
 from ledger.export import _csv
+from ledger.i18n import LANGUAGES, N_
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
 from ledger.rules import HandError
@@ -75,7 +77,8 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
         "version": VERSION,
         "club": {"id": club.id, "name": club.name, "currency": club.currency, "timezone": club.timezone,
                  "created_at": _at(club.created_at)},
-        "members": [{"id": m.id, "name": m.name, "created_at": _at(m.created_at)} for m in members_of(db, club)],
+        "members": [{"id": m.id, "name": m.name, "created_at": _at(m.created_at), "language": m.language}
+                    for m in members_of(db, club)],
         "nights": nights,
         "payments": [{"from_id": p.payer_id, "to_id": p.payee_id, "amount": p.amount_minor, "status": p.status,
                       "created_at": _at(p.created_at), "voided_at": _at(p.voided_at)} for p in payments_of(db, club)],
@@ -98,6 +101,12 @@ def _money(value: Any) -> int:
     return value
 
 
+def _language(value: Any) -> str | None:
+    """A member's statement language from a document: a catalogue code this server has, else
+    ``None`` (older exports have none; a language this server lacks follows the reader)."""
+    return value if isinstance(value, str) and value in LANGUAGES else None
+
+
 def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, dict[str, str]]:
     """Store an exported club as a new club (committed) → ``(club, owner token, {new night id:
     host token})``. Every id is new; times, entries, results, payments and history are kept.
@@ -112,8 +121,8 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
             continue
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             db.rollback()
-            raise HandError("invalid_entry", f"The document is not a club export this server can read ({exc}).",
-                            None) from None
+            raise HandError("invalid_entry", N_("The document is not a club export this server can read ({detail})."),
+                            None, detail=str(exc)) from None
         return club, token, night_tokens
     raise RuntimeError("could not draw unique club secrets")
 
@@ -129,7 +138,7 @@ def _store(db: Session, doc: Mapping[str, Any]) -> tuple[Club, str, dict[str, st
     member_ids: dict[int, int] = {}
     for row in doc["members"]:
         member = ClubMember(club_id=club.id, name=str(row["name"]), name_key=name_key(str(row["name"])),
-                            created_at=_time(row["created_at"]))
+                            created_at=_time(row["created_at"]), language=_language(row.get("language")))
         db.add(member)
         db.flush()
         member_ids[int(row["id"])] = int(member.id or 0)

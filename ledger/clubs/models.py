@@ -32,7 +32,9 @@ class Club(SQLModel, table=True):
 
 class ClubMember(SQLModel, table=True):
     """One person on a club's roster: ``name`` is the current display name, ``name_key`` its
-    NFC casefolded form (unique per club)."""
+    NFC casefolded form (unique per club); ``language`` the catalogue code their season
+    statements are written in (a key of :data:`ledger.i18n.LANGUAGES`), ``None`` to follow
+    whoever reads them."""
 
     __tablename__ = "club_member"
     __table_args__ = (UniqueConstraint("club_id", "name_key", name="uq_club_member_name"),)
@@ -42,6 +44,7 @@ class ClubMember(SQLModel, table=True):
     name: str = Field(max_length=80)
     name_key: str = Field(max_length=80)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    language: str | None = Field(default=None, max_length=16)
 
 
 class ClubKey(SQLModel, table=True):
@@ -115,7 +118,7 @@ class ClubPayment(SQLModel, table=True):
 
 class ClubEvent(SQLModel, table=True):
     """Something that changed a club: ``action`` (``club_created``, ``member_added``,
-    ``member_renamed``, ``night_started``, ``night_carried``, ``night_settled_in_cash``,
+    ``member_renamed``, ``member_language_set``, ``night_started``, ``night_carried``, ``night_settled_in_cash``,
     ``payment_recorded``, ``payment_voided``), who did it and ``detail`` (before/after)."""
 
     __tablename__ = "club_event"

@@ -20,6 +20,7 @@ from ledger import access
 from ledger.clubs.models import Club, ClubNight
 from ledger.clubs.roster import NIGHT_ROLE, ClubActor
 from ledger.db import begin_write
+from ledger.i18n import N_
 from ledger.models import AccessKey, GameSession
 from ledger.night import NightError
 
@@ -32,7 +33,8 @@ def club_night_of(db: Session, club: Club, session_id: str) -> GameSession:
     link = db.get(ClubNight, session_id)
     night = db.get(GameSession, session_id) if link is not None and link.club_id == club.id else None
     if night is None:
-        raise NightError(404, "session_not_found", f"This club has no night {session_id!r}.", "session_id")
+        raise NightError(404, "session_not_found", N_("This club has no night {night}."), "session_id",
+                         night=repr(session_id))
     return night
 
 

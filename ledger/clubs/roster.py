@@ -20,6 +20,7 @@ from ledger import access
 from ledger.access import AccessDenied
 from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
+from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
 from ledger.names import clean_name, normalise_name
 from ledger.night import NightError
@@ -115,13 +116,14 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
     except ValueError as exc:
         raise HandError("invalid_entry", str(exc), "currency") from None
     if not is_known_zone(timezone):
-        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
+        raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     cleaned = [clean_name(m, f"members[{i}]", MAX_MEMBER_NAME) for i, m in enumerate(members)]
     seen: dict[str, str] = {}
     for index, member in enumerate(cleaned):
         if name_key(member) in seen:
-            raise HandError("duplicate_player", f"{member} and {seen[name_key(member)]} are the same name in a club; "
-                            "give members names that are easy to tell apart.", f"members[{index}]")
+            raise HandError("duplicate_player", N_("{name} and {other} are the same name in a club; give members "
+                                                   "names that are easy to tell apart."), f"members[{index}]",
+                            name=member, other=seen[name_key(member)])
         seen[name_key(member)] = member
     for _attempt in range(5):
         begin_write(db)
@@ -201,7 +203,8 @@ def get_member(db: Session, club: Club, member_id: int) -> ClubMember:
     """Raises :class:`NightError` 404 ``member_not_found``."""
     member = db.get(ClubMember, member_id)
     if member is None or member.club_id != club.id:
-        raise NightError(404, "member_not_found", f"This club has no member {member_id}.", "member_id")
+        raise NightError(404, "member_not_found", N_("This club has no member {member_id}."), "member_id",
+                         member_id=member_id)
     return member
 
 
@@ -218,16 +221,23 @@ def join_roster(db: Session, club: Club, name: str, actor: ClubActor, field: str
     return member
 
 
-def add_member(db: Session, club: Club, name: str, actor: ClubActor) -> tuple[ClubMember, bool]:
+def add_member(db: Session, club: Club, name: str, actor: ClubActor,
+               language: str | None = None) -> tuple[ClubMember, bool]:
     """Add ``name`` to the roster (committed) → ``(member, created)``; an existing member by
-    that name (NFC/casefold) is returned with ``created`` False. Raises :class:`ClubAccessDenied`
-    for a viewer, :class:`HandError` ``invalid_entry`` for a bad name."""
+    that name (NFC/casefold) is returned with ``created`` False (and its language untouched).
+    ``language``: the new member's statement language (:func:`checked_language`). Raises
+    :class:`ClubAccessDenied` for a viewer, :class:`HandError` ``invalid_entry`` for a bad name
+    or language."""
     actor.require("roster")
+    language = checked_language(language)
     existing = member_by_name(db, club, clean_name(name, "name", MAX_MEMBER_NAME))
     if existing is not None:
         return existing, False
     begin_write(db)
     member = join_roster(db, club, name, actor)
+    if language is not None:
+        member.language = language
+        db.add(member)
     db.commit()
     return member, True
 
@@ -242,8 +252,8 @@ def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor:
     cleaned = clean_name(new_name, "name", MAX_MEMBER_NAME)
     other = member_by_name(db, club, cleaned)
     if other is not None and other.id != member.id:
-        raise HandError("duplicate_player", f"{other.name} is already a member of this club; "
-                        "choose a name that is easy to tell apart.", "name")
+        raise HandError("duplicate_player", N_("{name} is already a member of this club; "
+                                               "choose a name that is easy to tell apart."), "name", name=other.name)
     begin_write(db)
     before = member.name
     member.name, member.name_key = cleaned, name_key(cleaned)
@@ -256,3 +266,45 @@ def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor:
 
 def find_club(db: Session, club_id: str) -> Club | None:
     return db.get(Club, club_id)
+
+
+def member_json(member: ClubMember) -> dict[str, Any]:
+    """``{id, name}`` of a member, with ``language`` (a catalogue code) only when the member has
+    chosen one: a member without one follows the reader's language."""
+    shown: dict[str, Any] = {"id": member.id, "name": member.name}
+    if member.language:
+        shown["language"] = member.language
+    return shown
+
+
+def checked_language(language: str | None) -> str | None:
+    """``language`` if it is a catalogue code (a key of :data:`ledger.i18n.LANGUAGES`), ``None``
+    for ``None`` or ``""`` (follow the reader). Raises :class:`HandError` ``invalid_entry``
+    (field ``language``) for anything else."""
+    if language is None or language == "":
+        return None
+    if language not in LANGUAGES:
+        raise HandError("invalid_entry", N_("Choose a language from the list: {codes}."), "language",
+                        codes=", ".join(LANGUAGES))
+    return language
+
+
+def set_member_language(db: Session, club: Club, member_id: int, language: str | None,
+                        actor: ClubActor) -> ClubMember:
+    """Write member ``member_id``'s season statements in ``language`` from now on (``None``:
+    in the reader's language); committed, with a ``member_language_set`` event. Owner or
+    member. Raises :class:`NightError` 404 ``member_not_found``, :class:`HandError`
+    ``invalid_entry`` (field ``language``), :class:`ClubAccessDenied` for a viewer."""
+    actor.require("roster")
+    language = checked_language(language)
+    member = get_member(db, club, member_id)
+    if member.language == language:
+        return member
+    begin_write(db)
+    before = member.language
+    member.language = language
+    db.add(member)
+    club_event(db, club, actor, "member_language_set", before={"id": member.id, "language": before},
+               after={"id": member.id, "language": language})
+    db.commit()
+    return member

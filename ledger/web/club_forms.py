@@ -14,6 +14,7 @@ from flask import flash, redirect, render_template, request, url_for
 
 from ledger.clubs import roster
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.rules import HandError
 from ledger.web.access import device
@@ -44,11 +45,11 @@ def club_new() -> Any:
     form["timezone"] = form["timezone"].strip() or DEFAULT_ZONE
     errors: dict[str, str] = {}
     if not form["name"].strip():
-        errors["name"] = "Type the club's name, such as Friday club."
+        errors["name"] = _("Type the club's name, such as Friday club.")
     if form["currency"] not in CURRENCIES:
-        errors["currency"] = "Choose a currency from the list."
+        errors["currency"] = _("Choose a currency from the list.")
     if not is_known_zone(form["timezone"]):
-        errors["timezone"] = "Type the time zone as an IANA name, such as Europe/Paris or America/Chicago."
+        errors["timezone"] = _("Type the time zone as an IANA name, such as Europe/Paris or America/Chicago.")
     if errors:
         return _new_club_page(form, errors, False)
     try:
@@ -58,7 +59,8 @@ def club_new() -> Any:
         field = err.field if err.field in CLUB_FIELDS else "name"
         return _new_club_page(form, {field: err.message}, False)
     remember_club_token(club.id, token)
-    flash(f"{club.name} is started. Share the member link or the club code with the other players.", "success")
+    flash(_("{club} is started. Share the member link or the club code with the other players.", club=club.name),
+          "success")
     return redirect(url_for("web.club_page", club_id=club.id, share=1))
 
 
@@ -75,8 +77,8 @@ def club_join_code() -> Any:
         if joined is not None:
             club, token = joined
             remember_club_token(club.id, token)
-            flash(f"You joined {club.name}.", "success")
+            flash(_("You joined {club}.", club=club.name), "success")
             return redirect(url_for("web.club_page", club_id=club.id))
-        error = "No club has that code. Check it on the club page of a member's phone." if code.strip() \
-            else "Type the club's 6-letter code."
+        error = _("No club has that code. Check it on the club page of a member's phone.") if code.strip() \
+            else _("Type the club's 6-letter code.")
     return render_template("club_join.html", code=code, error=error), (422 if error else 200)

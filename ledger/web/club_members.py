@@ -1,5 +1,6 @@
-"""The club's roster on the phone (issue 9): add a member (owner or member) and rename one
-(owner only; the member keeps one identity: id, balance and nights). Names follow the seats'
+"""The club's roster on the phone (issue 9): add a member (owner or member), rename one
+(owner only; the member keeps one identity: id, balance and nights), and choose the language a
+member's season statements are written in (owner or member; issue 10). Names follow the seats'
 rule (NFC, trimmed, casefolded, :func:`ledger.clubs.roster.name_key`): a name another member
 already has is refused with the API's sentence, beside the field, with what was typed kept.
 """
@@ -11,13 +12,14 @@ from flask import abort, flash, redirect, request, url_for
 
 from ledger.clubs import roster
 from ledger.db import get_session
+from ledger.i18n import LANGUAGES, N_, _
 from ledger.names import clean_name
 from ledger.night import NightError
 from ledger.rules import HandError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_view, club_authorised
 
-DUPLICATE = "{name} is already a member of this club; choose a name that is easy to tell apart."
+DUPLICATE = N_("{name} is already a member of this club; choose a name that is easy to tell apart.")
 
 
 @bp.post("/c/<club_id>/members")
@@ -30,11 +32,11 @@ def club_add_member(club_id: str) -> Any:
     try:
         existing = roster.member_by_name(db, club, clean_name(typed, "name", roster.MAX_MEMBER_NAME))
         if existing is not None:
-            raise HandError("duplicate_player", DUPLICATE.format(name=existing.name), "name")
+            raise HandError("duplicate_player", DUPLICATE, "name", name=existing.name)
         member, _created = roster.add_member(db, club, typed, actor)
     except HandError as err:
         return club_view(club, actor, extra={"member_form": {"name": typed}, "member_errors": {"new": err.message}}), 422
-    flash(f"{member.name} joined {club.name}.", "success")
+    flash(_("{member} joined {club}.", member=member.name, club=club.name), "success")
     return redirect(url_for("web.club_page", club_id=club.id) + "#club-members")
 
 
@@ -54,7 +56,33 @@ def club_rename_member(club_id: str, member_id: int) -> Any:
         extra = {"rename_form": {member_id: typed}, "member_errors": {member_id: err.message}}
         return club_view(club, actor, extra=extra), 422
     if member.name == before:
-        flash(f"{member.name} keeps the same name.", "success")
+        flash(_("{member} keeps the same name.", member=member.name), "success")
     else:
-        flash(f"{before} is now called {member.name}; their balance and nights go with them.", "success")
+        flash(_("{before} is now called {member}; their balance and nights go with them.", before=before,
+                member=member.name), "success")
+    return redirect(url_for("web.club_page", club_id=club.id) + "#club-members")
+
+
+@bp.post("/c/<club_id>/members/<int(min=1, max=2147483647):member_id>/language")
+def club_member_language(club_id: str, member_id: int) -> Any:
+    """Owner or member: write member ``member_id``'s season statements in ``language`` (a
+    catalogue code; empty: in the language of whoever reads them). A code outside the catalogues
+    is refused (422) beside that member's field, the choice kept."""
+    club, actor = club_authorised(club_id, "roster")
+    chosen = request.form.get("language", "")[:16]
+    db = get_session()
+    try:
+        member = roster.set_member_language(db, club, member_id, chosen or None, actor)
+    except NightError:
+        abort(404)
+    except HandError:  # not one of the select's choices (the API's sentence lists the codes)
+        extra = {"language_form": {member_id: chosen},
+                 "language_errors": {member_id: _("Choose a language from the list.")}}
+        return club_view(club, actor, extra=extra), 422
+    if member.language:
+        flash(_("The season statements of {member} are now written in {language}.", member=member.name,
+                language=LANGUAGES[member.language].name), "success")
+    else:
+        flash(_("The season statements of {member} now follow the language of whoever reads them.",
+                member=member.name), "success")
     return redirect(url_for("web.club_page", club_id=club.id) + "#club-members")

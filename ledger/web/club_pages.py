@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, redirect, session, url_for
+from flask import abort, current_app, redirect, render_template, session, url_for
 
 from ledger.clubs import roster
 from ledger.clubs.models import Club
 from ledger.clubs.roster import ClubActor
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.web.blueprint import bp
 
 MAX_REMEMBERED_CLUBS = 10
@@ -39,15 +40,27 @@ def remember_club_token(club_id: str, token: str) -> None:
 
 
 def club_authorised(club_id: str, action: str = "read") -> tuple[Club, ClubActor]:
-    """The club and this phone's role in it; 404 unknown club, 403 without a token or role."""
+    """The club and this phone's role in it; 404 unknown club, 403 without a token or role
+    (the club's own refusal page, :func:`club_refusal`)."""
     db = get_session()
     club = roster.find_club(db, club_id)
     if club is None:
         abort(404)
     actor = roster.actor_for(db, club, club_tokens().get(club_id))
     if actor is None or not actor.can(action):
-        abort(403)
+        abort(club_refusal(club, actor))
     return club, actor
+
+
+def club_refusal(club: Club, actor: ClubActor | None) -> Any:
+    """The 403 page of a club. A phone whose token opens the club (``actor``: a member or
+    viewer asking for more than its role allows) is told the club's name and its role, with a
+    link back to the club; a phone without a working token learns nothing about the club (not
+    even its name: the id in an address is no proof of membership) and is shown how to join one
+    and the way home."""
+    known = club if actor is not None else None
+    page = render_template("club_forbidden.html", club=known, actor=actor)
+    return current_app.response_class(page, status=403, headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/c/join/<club_id>/<token>")
@@ -58,7 +71,7 @@ def club_join(club_id: str, token: str) -> Any:
     if club is None:
         abort(404)
     if roster.actor_for(db, club, token) is None:
-        abort(403)
+        abort(club_refusal(club, None))
     remember_club_token(club_id, token)
     return redirect(url_for("web.club_page", club_id=club_id))
 
@@ -110,25 +123,26 @@ def close_night(night: Any, actor: Any, carry_over: bool) -> str:
     club = club_of(night)
     if club is None:
         ledger_night.close_night(db, night, actor)
-        return "The night is closed. Settle up with the plan below."
+        return _("The night is closed. Settle up with the plan below.")
     carry.close_night(db, club, night, actor, carry_over)
     if carry_over:
-        return f"The night is closed; what is still owed was carried into the balances of {club.name}."
-    return "The night is closed and settled in cash. Settle up with the plan below."
+        return _("The night is closed; what is still owed was carried into the balances of {club}.", club=club.name)
+    return _("The night is closed and settled in cash. Settle up with the plan below.")
 
 
 def club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
                errors: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> str:
-    from flask import render_template
-
     from ledger.clubs import carry
+    from ledger.i18n import LANGUAGES
+    from ledger.web.start_form import preset_choices
 
     db = get_session()
     body = carry.club_json(db, club)
     payments = [carry.payment_json(db, p) for p in carry.payments_of(db, club)]
     return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
-                           presets=("classic", "pagat_literal", "wikipedia", "texas", "black_company"),
-                           share=club_share_context(club), payments=payments, **(extra or {}))
+                           presets=[(name, title) for name, title, _description in preset_choices()],
+                           statement_languages=LANGUAGES, share=club_share_context(club), payments=payments,
+                           **(extra or {}))
 
 
 @bp.get("/c/<club_id>")
@@ -163,14 +177,14 @@ def club_start_night(club_id: str) -> Any:
     try:
         stake_minor = parse_amount(kept["stake"], club.currency)
     except ValueError:
-        errors["stake"] = "Type the stake as an amount, such as 0.25."
+        errors["stake"] = _("Type the stake as an amount, such as 0.25.")
         stake_minor = 0
     if not errors:
         try:
             rules = RuleSet.from_spec({"preset": kept["preset"], "toggles": {}})
             dealer = kept["first_dealer"] if kept["first_dealer"] in players else None
             night, token = carry.start_night(
-                db, club, actor, name=kept["name"].strip() or f"{club.name} night", currency=None,
+                db, club, actor, name=kept["name"].strip() or _("{club} night", club=club.name), currency=None,
                 stake_minor=stake_minor, rules=rules, players=players, first_dealer=dealer, timezone=None)
         except HandError as err:
             errors[(err.field or "form").split("[")[0]] = err.message

@@ -15,6 +15,7 @@ from flask import abort, flash, redirect, request, url_for
 from ledger.clubs import carry
 from ledger.clubs.models import Club
 from ledger.db import get_session
+from ledger.i18n import _
 from ledger.money import parse_amount
 from ledger.night import NightError
 from ledger.web.blueprint import bp
@@ -29,12 +30,14 @@ def overpayment_question(club: Club, payer: str, payee: str, amount_minor: int, 
     owes, owed = int(err.extra.get("owes", 0)), int(err.extra.get("owed", 0))
     paid = money(amount_minor, club.currency)
     if owes == 0:
-        return f"{payer} owes the club nothing. Record {paid} anyway?"
+        return _("{payer} owes the club nothing. Record {paid} anyway?", payer=payer, paid=paid)
     if owed == 0:
-        return f"{payee} is owed nothing by the club. Record {paid} anyway?"
+        return _("{payee} is owed nothing by the club. Record {paid} anyway?", payee=payee, paid=paid)
     if amount_minor > owes:
-        return f"{payer} owes the club only {money(owes, club.currency)}. Record {paid} anyway?"
-    return f"{payee} is owed only {money(owed, club.currency)}. Record {paid} anyway?"
+        return _("{payer} owes the club only {owes}. Record {paid} anyway?", payer=payer,
+                 owes=money(owes, club.currency), paid=paid)
+    return _("{payee} is owed only {owed}. Record {paid} anyway?", payee=payee, owed=money(owed, club.currency),
+             paid=paid)
 
 
 @bp.post("/c/<club_id>/payments")
@@ -46,17 +49,17 @@ def club_pay(club_id: str) -> Any:
     error = None
     amount = 0
     if typed["from"] not in names or typed["to"] not in names:
-        error = "That payment is not complete: choose who paid and who was paid."
+        error = _("That payment is not complete: choose who paid and who was paid.")
     elif typed["from"] == typed["to"]:
-        error = "A member cannot pay themselves."
+        error = _("A member cannot pay themselves.")
     else:
         try:
             amount = parse_amount(typed["amount"], club.currency)
         except ValueError as exc:
-            error = amount_message(exc) if typed["amount"].strip() else "Type the amount paid, such as 5.00."
+            error = amount_message(exc) if typed["amount"].strip() else _("Type the amount paid, such as 5.00.")
         else:
             if amount <= 0:
-                error = "The amount must be more than zero."
+                error = _("The amount must be more than zero.")
     if error is None:
         try:
             carry.record_payment(get_session(), club, typed["from"], typed["to"], amount, actor,
@@ -68,7 +71,8 @@ def club_pay(club_id: str) -> Any:
             error = err.message
     if error is not None:
         return club_view(club, actor, extra={"pay_form": typed | {"error": error}}), 422
-    flash(f"{typed['from']} paid {typed['to']} {money(amount, club.currency)}.", "success")
+    flash(_("{payer} paid {payee} {amount}.", payer=typed["from"], payee=typed["to"], amount=money(amount, club.currency)),
+          "success")
     return redirect(url_for("web.club_page", club_id=club.id) + "#club-plan")
 
 
@@ -82,6 +86,6 @@ def club_void_payment(club_id: str, payment_id: int) -> Any:
     except NightError:
         abort(404)
     shown = carry.payment_json(db, payment)
-    flash(f"Payment voided: {shown['from']} paid {shown['to']} {money(payment.amount_minor, club.currency)} "
-          "no longer counts.", "success")
+    flash(_("Payment voided: {payer} paid {payee} {amount} no longer counts.", payer=shown["from"], payee=shown["to"],
+            amount=money(payment.amount_minor, club.currency)), "success")
     return redirect(url_for("web.club_page", club_id=club.id) + "#club-payments")

@@ -19,13 +19,15 @@ from flask import render_template, request
 from ledger.clubs import roster
 from ledger.clubs.standings import Period, standings
 from ledger.db import get_session
+from ledger.i18n import N_, _
 from ledger.web.blueprint import bp
 from ledger.web.club_chart import panels
 from ledger.web.club_pages import club_authorised
 
-WIN_LABELS = (("deal_tonk", "Tonk on the deal"), ("tonk_out", "Tonk out"), ("discard_out", "Out by discard"),
-              ("knock", "Knock won"), ("catch", "Caught a knock"), ("dry_stock", "Dry stock"),
-              ("double_double", "Double-double"))
+# the standings' column headings, marked for the catalogue; the page writes them in the reader's language
+WIN_LABELS = (("deal_tonk", N_("Tonk on the deal")), ("tonk_out", N_("Tonk out")), ("discard_out", N_("Out by discard")),
+              ("knock", N_("Knock won")), ("catch", N_("Caught a knock")), ("dry_stock", N_("Dry stock")),
+              ("double_double", N_("Double-double")))
 MODES = ("all", "dates", "last")
 MOST_NIGHTS = 10**6
 
@@ -41,7 +43,7 @@ def read_period(args: Mapping[str, str]) -> tuple[Period, dict[str, str], dict[s
     if typed["period"] == "last":
         text = typed["last"]
         if not (text.isdigit() and 0 < int(text) < MOST_NIGHTS):
-            errors["last"] = "Type how many nights to count, a whole number from 1."
+            errors["last"] = _("Type how many nights to count, a whole number from 1.")
             return Period(), typed, errors
         return Period(last=int(text)), typed, errors
     days: dict[str, date | None] = {}
@@ -49,11 +51,11 @@ def read_period(args: Mapping[str, str]) -> tuple[Period, dict[str, str], dict[s
         try:
             days[key] = date.fromisoformat(typed[key]) if typed[key] else None
         except ValueError:
-            errors[key] = "Type the date as year-month-day, such as 2026-01-31."
+            errors[key] = _("Type the date as year-month-day, such as 2026-01-31.")
     if errors:
         return Period(), typed, errors
     if days["from"] and days["to"] and days["from"] > days["to"]:
-        errors["to"] = "The end date is before the start date."
+        errors["to"] = _("The end date is before the start date.")
         return Period(), typed, errors
     return Period(days["from"], days["to"]), typed, errors
 
@@ -85,12 +87,16 @@ def club_standings_page(club_id: str) -> Any:
 
 @bp.get("/c/<club_id>/statements/<int(min=1, max=2147483647):member_id>.pdf")
 def club_member_statement(club_id: str, member_id: int) -> Any:
-    """A member's season statement PDF for the period (any club role); 404 for another club's
-    member."""
-    from flask import abort
+    """A member's season statement PDF for the period (any club role), in the member's own
+    language when one is set (:attr:`ClubMember.language`), else the reader's; 404 for another
+    club's member."""
+    from contextlib import nullcontext
+
+    from flask import abort, current_app
 
     from ledger.clubs.season import season_report
     from ledger.downloads import pdf_response
+    from ledger.i18n import format_locale, use_language
     from ledger.night import NightError
     from ledger.statements.season import render_season_statement
 
@@ -102,7 +108,11 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
         abort(404)
     period, _typed, _errors = read_period(request.args)
     report = season_report(db, club, period)
-    return pdf_response(render_season_statement(report, member.name), f"{club.name}-{member.name}.pdf")
+    statement_language = member.language or None  # None: the reader's language (?lang=, cookie, Accept-Language)
+    with use_language(statement_language) if statement_language else nullcontext():
+        pdf = render_season_statement(report, member.name,
+                                      locale=format_locale(current_app.config.get("LOCALE", "en_US")))
+    return pdf_response(pdf, f"{club.name}-{member.name}.pdf")
 
 
 @bp.get("/c/<club_id>/summary.pdf")
