@@ -151,7 +151,7 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "outcome": hand.entry.get("outcome"),
         "hands": hand.entry.get("hands"),
         "side_bets": hand.entry.get("side_bets"),
-        "description": describe_hand(hand.entry.get("outcome", {}), result),
+        "description": str(describe_hand(hand.entry.get("outcome", {}), result)),  # the reader's language
         "transfers": list(result.get("transfers", [])),
         "net": dict(result.get("net", {})),
         "redeal": bool(result.get("redeal")),
