@@ -11,6 +11,8 @@ from decimal import Context, Decimal, localcontext
 
 from babel.numbers import format_currency, get_currency_precision, is_currency
 
+from ledger.rules.words import N_
+
 _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 """ASCII digits with an optional '.' decimal separator: "5", "0.25", "5.", ".25"."""
 
@@ -23,6 +25,10 @@ NOT_MONEY = frozenset({
 """ISO 4217 codes that are not money anyone plays cards for."""
 
 
+# the refusal of a currency code Babel does not know (the API and the club form show it)
+UNKNOWN_CURRENCY = N_("unknown currency code {code}")
+
+
 def minor_digits(currency: str) -> int:
     """Number of decimal digits of ``currency``'s minor unit (USD 2, JPY 0, BHD 3).
 
@@ -30,7 +36,7 @@ def minor_digits(currency: str) -> int:
     or it is one of :data:`NOT_MONEY`.
     """
     if not is_currency(currency) or currency in NOT_MONEY:
-        raise ValueError(f"unknown currency code {currency!r}")
+        raise ValueError(UNKNOWN_CURRENCY.format(code=repr(currency)))
     return get_currency_precision(currency)
 
 

@@ -25,6 +25,7 @@ from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_na
 from ledger.db import begin_write
 from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.money import format_plain
+from ledger.i18n import N_
 from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
 from ledger.rules import HandError, RuleSet
 from ledger.settlement import SettlementPlan, settle
@@ -57,8 +58,8 @@ def start_night(
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("start_night")
     if currency is not None and currency.upper() != club.currency:
-        raise HandError("invalid_entry", f"This club plays in {club.currency}; a club night cannot use "
-                        f"{currency.upper()}.", "currency")
+        raise HandError("invalid_entry", N_("This club plays in {currency}; a club night cannot use "
+                        "{other}."), "currency", currency=club.currency, other=currency.upper())
     seated = seat_names(db, club, players)
     dealer = seat_names(db, club, [first_dealer])[0] if first_dealer is not None else None
     night, token = ledger_night.create_night(
@@ -189,12 +190,12 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
     for field, name in (("from", payer), ("to", payee)):
         member = member_by_name(db, club, name) if isinstance(name, str) else None
         if member is None:
-            raise NightError(422, "invalid_payment", f"{name} is not a member of this club.", field)
+            raise NightError(422, "invalid_payment", N_("{name} is not a member of this club."), field, name=name)
         found[field] = member
     if found["from"].id == found["to"].id:
-        raise NightError(422, "invalid_payment", "A member cannot pay themselves.", "to")
+        raise NightError(422, "invalid_payment", N_("A member cannot pay themselves."), "to")
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
-        raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
+        raise NightError(422, "invalid_payment", N_("A payment must be a positive amount, and not absurdly large."), "amount")
     begin_write(db)
     db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()  # queues concurrent payments
     left = balances(db, club)
@@ -202,20 +203,22 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
     owes, owed = max(-left[payer_name], 0), max(left[payee_name], 0)
     if not confirm and amount_minor > min(owes, owed):
         db.rollback()
-        amount = f"{format_plain(amount_minor, club.currency)} {club.currency}"
+        params = {"payer": payer_name, "payee": payee_name,
+                  "amount": f"{format_plain(amount_minor, club.currency)} {club.currency}",
+                  "most": f"{format_plain(min(owes, owed), club.currency)} {club.currency}"}
         if owes == 0:
-            message, field = f"{payer_name} owes the club nothing; send confirm to record {amount} anyway.", "from"
+            template, field = N_("{payer} owes the club nothing; send confirm to record {amount} anyway."), "from"
         elif owed == 0:
-            message, field = f"{payee_name} is owed nothing; send confirm to record {amount} anyway.", "to"
+            template, field = N_("{payee} is owed nothing; send confirm to record {amount} anyway."), "to"
         else:
-            most = f"{format_plain(min(owes, owed), club.currency)} {club.currency}"
-            message, field = f"At most {most} is owed between {payer_name} and {payee_name}; send confirm to " \
-                             f"record {amount} anyway.", "amount"
-        raise NightError(422, "overpayment", message, field, {"owes": owes, "owed": owed, "amount": amount_minor})
+            template, field = N_("At most {most} is owed between {payer} and {payee}; send confirm to "
+                                 "record {amount} anyway."), "amount"
+        raise NightError(422, "overpayment", template, field, {"owes": owes, "owed": owed, "amount": amount_minor},
+                         **params)
     if max(abs(left[payer_name] + amount_minor), abs(left[payee_name] - amount_minor)) > MAX_EXACT_TOTAL:
         db.rollback()
         raise NightError(422, "invalid_payment",
-                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
+                         N_("That payment would take a balance past what can be kept exactly; check the amount."), "amount")
     payment = ClubPayment(club_id=club.id, payer_id=found["from"].id, payee_id=found["to"].id,
                           amount_minor=amount_minor)
     db.add(payment)
@@ -231,7 +234,7 @@ def void_payment(db: Session, club: Club, payment_id: int, actor: ClubActor) -> 
     actor.require("void_payment")
     payment = db.get(ClubPayment, payment_id)
     if payment is None or payment.club_id != club.id:
-        raise NightError(404, "payment_not_found", f"This club has no payment {payment_id}.", "payment_id")
+        raise NightError(404, "payment_not_found", N_("This club has no payment {id}."), "payment_id", id=payment_id)
     if payment.status == "voided":
         return payment
     begin_write(db)

@@ -27,6 +27,7 @@ from ledger.export import _csv
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
 from ledger.rules import HandError
+from ledger.rules.words import N_
 
 FORMAT = "tonk-ledger-club"
 VERSION = 1
@@ -112,8 +113,8 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
             continue
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             db.rollback()
-            raise HandError("invalid_entry", f"The document is not a club export this server can read ({exc}).",
-                            None) from None
+            raise HandError("invalid_entry", N_("The document is not a club export this server can read ({reason})."),
+                            None, reason=str(exc)) from None
         return club, token, night_tokens
     raise RuntimeError("could not draw unique club secrets")
 

@@ -21,6 +21,7 @@ from ledger.clubs.models import Club, ClubNight
 from ledger.clubs.roster import NIGHT_ROLE, ClubActor
 from ledger.db import begin_write
 from ledger.models import AccessKey, GameSession
+from ledger.i18n import N_
 from ledger.night import NightError
 
 ROLE_RANK = {"viewer": 0, "player": 1, "host": 2}
@@ -32,7 +33,7 @@ def club_night_of(db: Session, club: Club, session_id: str) -> GameSession:
     link = db.get(ClubNight, session_id)
     night = db.get(GameSession, session_id) if link is not None and link.club_id == club.id else None
     if night is None:
-        raise NightError(404, "session_not_found", f"This club has no night {session_id!r}.", "session_id")
+        raise NightError(404, "session_not_found", N_("This club has no night {id}."), "session_id", id=repr(session_id))
     return night
 
 

@@ -22,6 +22,8 @@ from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
 from ledger.money import minor_digits
 from ledger.names import clean_name, normalise_name
+from ledger.i18n import N_
+from ledger.money import UNKNOWN_CURRENCY
 from ledger.night import NightError
 from ledger.rules import HandError
 from ledger.zones import DEFAULT_ZONE, is_known_zone
@@ -39,9 +41,18 @@ NIGHT_ROLE = {"owner": "host", "member": "player", "viewer": "viewer"}  # a club
 class ClubAccessDenied(AccessDenied):
     """The club token's role may not do ``action`` (HTTP 403 ``role_forbidden``)."""
 
-    def __init__(self, role: str, action: str) -> None:
-        super().__init__(role, action)
-        self.args = (f"A club {role} cannot {action.replace('_', ' ')}; ask the club's owner.",)
+    refusals = {
+        ("member", "void_payment"): N_("A club member cannot void payments; ask the club's owner."),
+        ("member", "rename"): N_("A club member cannot rename members; ask the club's owner."),
+        ("member", "share"): N_("A club member cannot share the club's links; ask the club's owner."),
+        ("viewer", "start_night"): N_("A club viewer cannot start a night; ask the club's owner."),
+        ("viewer", "pay"): N_("A club viewer cannot record payments; ask the club's owner."),
+        ("viewer", "void_payment"): N_("A club viewer cannot void payments; ask the club's owner."),
+        ("viewer", "roster"): N_("A club viewer cannot add members; ask the club's owner."),
+        ("viewer", "rename"): N_("A club viewer cannot rename members; ask the club's owner."),
+        ("viewer", "share"): N_("A club viewer cannot share the club's links; ask the club's owner."),
+    }
+    other_refusal = N_("Club role {role} cannot do {action}; ask the club's owner.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +124,16 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
     try:
         minor_digits(currency)
     except ValueError as exc:
-        raise HandError("invalid_entry", str(exc), "currency") from None
+        raise HandError("invalid_entry", UNKNOWN_CURRENCY, "currency", code=repr(currency)) from None
     if not is_known_zone(timezone):
-        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
+        raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     cleaned = [clean_name(m, f"members[{i}]", MAX_MEMBER_NAME) for i, m in enumerate(members)]
     seen: dict[str, str] = {}
     for index, member in enumerate(cleaned):
         if name_key(member) in seen:
-            raise HandError("duplicate_player", f"{member} and {seen[name_key(member)]} are the same name in a club; "
-                            "give members names that are easy to tell apart.", f"members[{index}]")
+            raise HandError("duplicate_player", N_("{name} and {other} are the same name in a club; "
+                            "give members names that are easy to tell apart."), f"members[{index}]",
+                            name=member, other=seen[name_key(member)])
         seen[name_key(member)] = member
     for _attempt in range(5):
         begin_write(db)
@@ -201,7 +213,7 @@ def get_member(db: Session, club: Club, member_id: int) -> ClubMember:
     """Raises :class:`NightError` 404 ``member_not_found``."""
     member = db.get(ClubMember, member_id)
     if member is None or member.club_id != club.id:
-        raise NightError(404, "member_not_found", f"This club has no member {member_id}.", "member_id")
+        raise NightError(404, "member_not_found", N_("This club has no member {id}."), "member_id", id=member_id)
     return member
 
 
@@ -242,8 +254,8 @@ def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor:
     cleaned = clean_name(new_name, "name", MAX_MEMBER_NAME)
     other = member_by_name(db, club, cleaned)
     if other is not None and other.id != member.id:
-        raise HandError("duplicate_player", f"{other.name} is already a member of this club; "
-                        "choose a name that is easy to tell apart.", "name")
+        raise HandError("duplicate_player", N_("{name} is already a member of this club; "
+                        "choose a name that is easy to tell apart."), "name", name=other.name)
     begin_write(db)
     before = member.name
     member.name, member.name_key = cleaned, name_key(cleaned)
