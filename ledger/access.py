@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from ledger.db import begin_write
+from ledger.i18n import N_
+from ledger.rules.words import english, render
 from ledger.models import AccessKey, GameSession
 
 ROLES = ("host", "player", "viewer")
@@ -41,13 +43,53 @@ PERMISSIONS: dict[str, frozenset[str]] = {
 }
 
 
+# why a role may not do an action, one whole sentence per role and action
+ROLE_REFUSALS: dict[tuple[str, str], str] = {
+    ("player", "void"): N_("A player cannot void hands; ask the host."),
+    ("player", "amend"): N_("A player cannot correct hands; ask the host."),
+    ("player", "undo"): N_("A player cannot undo or redo hands; ask the host."),
+    ("player", "close"): N_("A player cannot close the night; ask the host."),
+    ("player", "void_payment"): N_("A player cannot void payments; ask the host."),
+    ("player", "share"): N_("A player cannot share the table's links and codes; ask the host."),
+    ("player", "restore"): N_("A player cannot restore voided hands; ask the host."),
+    ("player", "cohost"): N_("A player cannot make another phone a host; ask the host."),
+    ("player", "seat"): N_("A player cannot change the seats, the stake or the names; ask the host."),
+    ("viewer", "record"): N_("A viewer cannot record hands; ask the host."),
+    ("viewer", "pay"): N_("A viewer cannot record payments; ask the host."),
+    ("viewer", "void"): N_("A viewer cannot void hands; ask the host."),
+    ("viewer", "amend"): N_("A viewer cannot correct hands; ask the host."),
+    ("viewer", "undo"): N_("A viewer cannot undo or redo hands; ask the host."),
+    ("viewer", "close"): N_("A viewer cannot close the night; ask the host."),
+    ("viewer", "void_payment"): N_("A viewer cannot void payments; ask the host."),
+    ("viewer", "share"): N_("A viewer cannot share the table's links and codes; ask the host."),
+    ("viewer", "restore"): N_("A viewer cannot restore voided hands; ask the host."),
+    ("viewer", "cohost"): N_("A viewer cannot make another phone a host; ask the host."),
+    ("viewer", "seat"): N_("A viewer cannot change the seats, the stake or the names; ask the host."),
+}
+# a role or action without a sentence of its own: named by their codes
+OTHER_REFUSAL = N_("Role {role} cannot do {action}; ask the host.")
+
+
 class AccessDenied(Exception):
-    """The credential's role may not do ``action`` (HTTP 403)."""
+    """The credential's role may not do ``action`` (HTTP 403). ``message`` (and ``str()``) is
+    the refusal in the language being written now."""
+
+    refusals: dict[tuple[str, str], str] = ROLE_REFUSALS
+    other_refusal: str = OTHER_REFUSAL
 
     def __init__(self, role: str, action: str) -> None:
-        super().__init__(f"A {role} cannot {action.replace('_', ' ')}; ask the host.")
         self.role = role
         self.action = action
+        self.template = self.refusals.get((role, action), self.other_refusal)
+        self.params = {"role": role, "action": action}
+        super().__init__(english(self.template, self.params))
+
+    @property
+    def message(self) -> str:
+        return render(self.template, self.params)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True, slots=True)

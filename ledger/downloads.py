@@ -25,6 +25,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ledger.models import AuditEvent, GameSession, Hand
+from ledger.i18n import N_
 from ledger.night import NightError
 from ledger.night_reads import report_source
 from ledger.render_pool import Busy, pool
@@ -89,7 +90,7 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
     seats = len(seat_order(night))  # the seated, then those who left (statements "as of hand N")
     if kind == "statement" and (seat is None or not 1 <= seat <= seats):
         raise NightError(404, "seat_not_found",
-                         f"This night has seats 1 to {seats}; there is no seat {seat}.", "seat")
+                         N_("This night has seats 1 to {seats}; there is no seat {seat}."), "seat", seats=seats, seat=seat)
     key = (night.id, kind, seat, locale, recovery_code, *night_version(db, night))
     db.commit()  # no transaction stays open while the request waits for a render
     cached = CACHE.get(key)
@@ -109,7 +110,7 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
         return pool().render(key, render, report_to_render, keep=lambda item: CACHE.put(key, item),
                              kept=lambda: CACHE.get(key), timeout=current_app.config["PDF_TIMEOUT"])
     except Busy:
-        raise NightError(503, "pdf_busy", "The PDF is still being made; ask for it again in a few seconds.",
+        raise NightError(503, "pdf_busy", N_("The PDF is still being made; ask for it again in a few seconds."),
                          None, {"retry_after": RETRY_AFTER_S}) from None
 
 

@@ -20,9 +20,10 @@ from ledger import access
 from ledger.access import Actor
 from ledger.db import begin_write
 from ledger.models import AccessKey, AuditEvent, GameSession
+from ledger.i18n import N_, gettext
 from ledger.night import NightError, audit
 
-HOST_LINK_NAME = "Host’s phone (the night’s own host link)"
+HOST_LINK_NAME = N_("Host’s phone (the night’s own host link)")
 
 
 def _last_seen(db: Session, night: GameSession) -> dict[int, datetime]:
@@ -52,7 +53,7 @@ def phone_json(key: AccessKey, last_seen: datetime | None = None) -> dict[str, A
     seen = max(filter(None, (key.created_at, last_seen)))
     return {
         "id": key.id,
-        "name": HOST_LINK_NAME if key.kind == "link" else key.label,
+        "name": gettext(HOST_LINK_NAME) if key.kind == "link" else key.label,  # the reader's language
         "role": key.role,
         "last_seen": seen.isoformat(),
     }
@@ -72,7 +73,7 @@ def make_cohost(db: Session, night: GameSession, phone_id: int, actor: Actor) ->
     actor.require("cohost")
     key = db.get(AccessKey, phone_id) if isinstance(phone_id, int) else None
     if key is None or key.session_id != night.id or key.revoked_at is not None or key.kind != "device":
-        raise NightError(404, "phone_not_found", "That phone has not joined this night.", "phone")
+        raise NightError(404, "phone_not_found", N_("That phone has not joined this night."), "phone")
     begin_write(db)
     db.refresh(key)  # as it is now, under the write lock
     if key.role != "host":

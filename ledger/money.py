@@ -25,6 +25,10 @@ NOT_MONEY = frozenset({
 """ISO 4217 codes that are not money anyone plays cards for."""
 
 
+# the refusal of a currency code Babel does not know (the API and the club form show it)
+UNKNOWN_CURRENCY = N_("unknown currency code {code}")
+
+
 def minor_digits(currency: str) -> int:
     """Number of decimal digits of ``currency``'s minor unit (USD 2, JPY 0, BHD 3).
 
@@ -32,8 +36,7 @@ def minor_digits(currency: str) -> int:
     or it is one of :data:`NOT_MONEY`.
     """
     if not is_currency(currency) or currency in NOT_MONEY:
-        raise AmountError(f"unknown currency code {currency!r}", N_("Unknown currency code {currency}."),
-                          currency=repr(currency))
+        raise AmountError(f"unknown currency code {currency!r}", UNKNOWN_CURRENCY, code=repr(currency))
     return get_currency_precision(currency)
 
 

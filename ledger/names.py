@@ -19,6 +19,7 @@ from typing import Any
 import regex
 
 from ledger.rules.errors import HandError
+from ledger.rules.words import N_
 
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 INVISIBLE_STARTS = REFUSED_CATEGORIES | {"Mn", "Mc", "Me", "Zs", "Zl", "Zp"}
@@ -60,9 +61,9 @@ def clean_name(text: str, field: str, longest: int) -> str:
     no hidden characters. Raises :class:`HandError` ``invalid_entry`` naming ``field``."""
     cleaned = normalise_name(text)
     if not cleaned or len(cleaned) > longest:
-        raise HandError("invalid_entry", f"Names must be 1 to {longest} characters.", field)
+        raise HandError("invalid_entry", N_("Names must be 1 to {most} characters."), field, most=longest)
     if has_hidden_characters(cleaned):
-        raise HandError("invalid_entry", "Names cannot hold control or invisible characters.", field)
+        raise HandError("invalid_entry", N_("Names cannot hold control or invisible characters."), field)
     return cleaned
 
 
@@ -82,7 +83,7 @@ def normalise_entry(value: Any, path: str = "") -> Any:
             name = normalise_name(key) if isinstance(key, str) else key
             where = f"{path}.{name}" if path else str(name)
             if name in out:
-                raise HandError("invalid_entry", f"{name} is named twice.", where)
+                raise HandError("invalid_entry", N_("{name} is named twice."), where, name=name)
             out[name] = normalise_entry(item, where)
         return out
     return value

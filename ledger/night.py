@@ -24,6 +24,7 @@ from ledger.access import SYSTEM, Actor
 from ledger.audit import audit, audit_json, history
 from ledger.db import begin_write
 from ledger.errors import NightError
+from ledger.i18n import N_
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, utcnow
 from ledger.names import clean_name, normalise_entry, normalise_name
 from ledger.night_reads import (
@@ -74,7 +75,7 @@ def create_night(
     seated, ``invalid_entry`` with field ``timezone`` for a zone that is not an IANA name).
     """
     if not is_known_zone(timezone):
-        raise HandError("invalid_entry", "The time zone must be an IANA name such as Europe/Paris.", "timezone")
+        raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     name = clean_name(name, "name", 120)
     seated = tuple(clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
     check_table(rules, seated)
@@ -84,15 +85,15 @@ def create_night(
         if key in folded:
             raise HandError(
                 "duplicate_player",
-                f"{player} and {seated[folded[key]]} differ only in capitals; give the seats names that "
-                "are easy to tell apart.",
-                f"players[{index}]",
+                N_("{name} and {other} differ only in capitals; give the seats names that "
+                   "are easy to tell apart."),
+                f"players[{index}]", name=player, other=seated[folded[key]],
             )
         folded[key] = index
     check_stake(stake_minor)
     dealer = seated[0] if first_dealer is None else normalise_name(first_dealer)
     if dealer not in seated:
-        raise HandError("unknown_player", f"The first dealer {dealer} is not seated.", "first_dealer")
+        raise HandError("unknown_player", N_("The first dealer {name} is not seated."), "first_dealer", name=dealer)
     for _attempt in range(5):
         begin_write(db)
         token = access.new_host_token()
@@ -205,10 +206,11 @@ def record_hand(
         if existing is not None and night.status == "open":
             raise _key_reused(existing)
     if night.status != "open":
-        raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
+        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
     result = preview_hand(night, submission)
     if submission.dealer is not None and submission.dealer not in night.players:
-        raise HandError("unknown_player", f"The dealer {submission.dealer} is not seated at this table.", "dealer")
+        raise HandError("unknown_player", N_("The dealer {name} is not seated at this table."), "dealer",
+                        name=submission.dealer)
     begin_write(db)  # checked and scored: only now take the write lock
     try:
         number = _take_hand_number(db, night)
@@ -221,7 +223,7 @@ def record_hand(
         dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
         if dealer not in night.players:
             db.rollback()
-            raise HandError("unknown_player", f"The dealer {dealer} is not seated at this table.", "dealer")
+            raise HandError("unknown_player", N_("The dealer {name} is not seated at this table."), "dealer", name=dealer)
         if submission.idempotency_key:
             # the counter's row lock has queued this request behind any twin of it: look again
             existing = _by_idempotency_key(db, night, submission.idempotency_key)
@@ -260,10 +262,10 @@ def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: in
         Hand.session_id == night.id, Hand.number == wanted, Hand.status != "superseded")).first()
     if taken is not None:
         raise NightError(409, "hand_number_taken",
-                         f"Hand {wanted} was already recorded by another phone; check it before entering again.",
-                         "number", {"existing": hand_json(taken), "next_number": next_number})
-    raise NightError(409, "hand_number_gap", f"The next hand is number {next_number}, not {wanted}.",
-                     "number", {"next_number": next_number})
+                         N_("Hand {number} was already recorded by another phone; check it before entering again."),
+                         "number", {"existing": hand_json(taken), "next_number": next_number}, number=wanted)
+    raise NightError(409, "hand_number_gap", N_("The next hand is number {next}, not {number}."),
+                     "number", {"next_number": next_number}, next=next_number, number=wanted)
 
 
 def store_version(
@@ -321,18 +323,21 @@ def amend_hand(
     figures.lock(db, night)  # amendments, voids and seat fixes of this night queue here
     current = get_hand(db, night, number)
     if night.status != "open":
-        raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
+        raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if current.version != version:
         raise NightError(409, "stale_version",
-                         f"Hand {number} was changed on another phone (now version {current.version}); "
-                         "compare both before amending again.",
-                         "version", {"current": hand_json(current), "your_version": version})
+                         N_("Hand {number} was changed on another phone (now version {version}); "
+                            "compare both before amending again."),
+                         "version", {"current": hand_json(current), "your_version": version},
+                         number=number, version=current.version)
     if current.status == "voided":
-        raise NightError(409, "hand_voided", f"Hand {number} is void; record a new hand instead.", "number")
+        raise NightError(409, "hand_voided", N_("Hand {number} is void; record a new hand instead."), "number",
+                         number=number)
     result = preview_hand(night, submission, players=current.players, stake_minor=current.stake_minor)
     dealer = submission.dealer if submission.dealer is not None else current.dealer
     if dealer not in current.players:
-        raise HandError("unknown_player", f"The dealer {dealer} was not seated at hand {number}.", "dealer")
+        raise HandError("unknown_player", N_("The dealer {name} was not seated at hand {number}."), "dealer",
+                        name=dealer, number=number)
     before = {"version": current.version, "dealer": current.dealer, "entry": current.entry,
               "net": current.result.get("net")}
     current.status = "superseded"
@@ -354,8 +359,8 @@ def amend_hand(
             if existing is not None:
                 raise _key_reused(existing) from None
         fresh = get_hand(db, night, number)
-        raise NightError(409, "stale_version", f"Hand {number} was changed on another phone at the same moment.",
-                         "version", {"current": hand_json(fresh), "your_version": version}) from None
+        raise NightError(409, "stale_version", N_("Hand {number} was changed on another phone at the same moment."),
+                         "version", {"current": hand_json(fresh), "your_version": version}, number=number) from None
     return hand, True
 
 
@@ -371,7 +376,7 @@ def _take_hand_number(db: Session, night: GameSession) -> int:
     number = db.exec(statement).scalar_one_or_none()  # type: ignore[call-overload]
     if number is None:
         db.rollback()
-        raise NightError(409, "session_closed", "This night is closed; no more hands can be recorded.")
+        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
     return int(number)
 
 
@@ -381,8 +386,8 @@ def check_idempotency_key(key: str | None) -> None:
     ``Idempotency-Key``)."""
     if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
         raise NightError(422, "invalid_entry",
-                         f"An Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} printable ASCII characters.",
-                         "Idempotency-Key")
+                         N_("An Idempotency-Key must be 1 to {most} printable ASCII characters."),
+                         "Idempotency-Key", None, most=MAX_IDEMPOTENCY_KEY)
 
 
 def _replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
@@ -399,7 +404,7 @@ def _replays(existing: Hand, submission: Submission, amends: tuple[int, int] | N
 
 def _key_reused(existing: Hand) -> NightError:
     return NightError(409, "idempotency_key_reused",
-                      "That submission key was already used for another request; send this one with a new key.",
+                      N_("That submission key was already used for another request; send this one with a new key."),
                       "Idempotency-Key", {"existing": hand_json(existing)})
 
 
@@ -430,7 +435,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":
-        raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
+        raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if hand.status == "voided":
         return hand
     hand.status = "voided"
@@ -453,7 +458,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
     figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":
-        raise NightError(409, "session_closed", "This night is closed; its hands can no longer change.")
+        raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if hand.status != "voided":
         return hand
     hand.status = "counted"
@@ -485,7 +490,7 @@ def redo_undo(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
     actor.require("restore")
     hand = undone_hand(db, night)
     if hand is None:
-        raise NightError(404, "nothing_to_redo", "No undone hand to count again.")
+        raise NightError(404, "nothing_to_redo", N_("No undone hand to count again."))
     return restore_hand(db, night, hand.number, actor)
 
 
@@ -496,7 +501,7 @@ def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Ha
     last = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
                    .order_by(Hand.number.desc())).first()  # type: ignore[attr-defined]
     if last is None:
-        raise NightError(404, "nothing_to_undo", "No counted hand to undo.")
+        raise NightError(404, "nothing_to_undo", N_("No counted hand to undo."))
     return void_hand(db, night, last.number, actor, undo=True)
 
 

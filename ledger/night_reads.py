@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from ledger import figures
 from ledger.errors import NightError
+from ledger.i18n import N_
 from ledger.models import GameSession, Hand
 from ledger.payments import outstanding, payments_of, settlement_plan
 from ledger.report import SessionReport
@@ -33,7 +34,7 @@ def get_hand(db: Session, night: GameSession, number: int) -> Hand:
         Hand.session_id == night.id, Hand.number == number, Hand.status != "superseded")
         .execution_options(populate_existing=True)).first()
     if hand is None:
-        raise NightError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
+        raise NightError(404, "hand_not_found", N_("This night has no hand number {number}."), "number", number=number)
     return hand
 
 
@@ -151,7 +152,7 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "outcome": hand.entry.get("outcome"),
         "hands": hand.entry.get("hands"),
         "side_bets": hand.entry.get("side_bets"),
-        "description": describe_hand(hand.entry.get("outcome", {}), result),
+        "description": str(describe_hand(hand.entry.get("outcome", {}), result)),  # the reader's language
         "transfers": list(result.get("transfers", [])),
         "net": dict(result.get("net", {})),
         "redeal": bool(result.get("redeal")),

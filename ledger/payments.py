@@ -15,6 +15,7 @@ from ledger.access import SYSTEM, Actor
 from ledger.audit import audit
 from ledger.db import begin_write
 from ledger.errors import NightError
+from ledger.i18n import N_
 from ledger.models import GameSession, Payment, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_name
@@ -57,11 +58,11 @@ def record_payment(
     payer, payee = normalise_name(payer), normalise_name(payee)
     for field, name in (("from", payer), ("to", payee)):
         if name not in seat_order(night):
-            raise NightError(422, "invalid_payment", f"{name} did not sit at this table.", field)
+            raise NightError(422, "invalid_payment", N_("{name} did not sit at this table."), field, name=name)
     if payer == payee:
-        raise NightError(422, "invalid_payment", "A player cannot pay themselves.", "to")
+        raise NightError(422, "invalid_payment", N_("A player cannot pay themselves."), "to")
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
-        raise NightError(422, "invalid_payment", "A payment must be a positive amount, and not absurdly large.", "amount")
+        raise NightError(422, "invalid_payment", N_("A payment must be a positive amount, and not absurdly large."), "amount")
     # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
     begin_write(db)
     figures.lock(db, night)
@@ -69,7 +70,7 @@ def record_payment(
     _check_owed(night, payer, payee, amount_minor, left, confirm)
     if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
         raise NightError(422, "invalid_payment",
-                         "That payment would take a balance past what can be kept exactly; check the amount.", "amount")
+                         N_("That payment would take a balance past what can be kept exactly; check the amount."), "amount")
     payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
     db.add(payment)
     db.flush()
@@ -88,17 +89,18 @@ def _check_owed(
         return
     amount = f"{format_plain(amount_minor, night.currency)} {night.currency}"
     extra = {"owes": owes, "owed": owed, "amount": amount_minor}
+    params = {"payer": payer, "payee": payee, "amount": amount,
+              "owes": f"{format_plain(owes, night.currency)} {night.currency}",
+              "owed": f"{format_plain(owed, night.currency)} {night.currency}"}
     if owes == 0:
-        message, field = f"{payer} owes nothing; send confirm to record {amount} anyway.", "from"
+        template, field = N_("{payer} owes nothing; send confirm to record {amount} anyway."), "from"
     elif owed == 0:
-        message, field = f"{payee} is owed nothing; send confirm to record {amount} anyway.", "to"
+        template, field = N_("{payee} is owed nothing; send confirm to record {amount} anyway."), "to"
     elif amount_minor > owes:
-        owes_text = f"{format_plain(owes, night.currency)} {night.currency}"
-        message, field = f"{payer} owes only {owes_text}; send confirm to record {amount} anyway.", "amount"
+        template, field = N_("{payer} owes only {owes}; send confirm to record {amount} anyway."), "amount"
     else:
-        owed_text = f"{format_plain(owed, night.currency)} {night.currency}"
-        message, field = f"{payee} is owed only {owed_text}; send confirm to record {amount} anyway.", "amount"
-    raise NightError(422, "overpayment", message, field, extra)
+        template, field = N_("{payee} is owed only {owed}; send confirm to record {amount} anyway."), "amount"
+    raise NightError(422, "overpayment", template, field, extra, **params)
 
 
 def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:
@@ -109,7 +111,7 @@ def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor 
     figures.lock(db, night)
     payment = db.get(Payment, payment_id, populate_existing=True)
     if payment is None or payment.session_id != night.id:
-        raise NightError(404, "payment_not_found", f"This night has no payment {payment_id}.", "id")
+        raise NightError(404, "payment_not_found", N_("This night has no payment {id}."), "id", id=payment_id)
     if payment.status == "voided":
         return payment
     before = payment_json(payment)

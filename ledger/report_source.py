@@ -57,7 +57,7 @@ class ReportSource:
             lines.append(HandLine(
                 number=number,
                 dealer=dealer,
-                outcome_text=describe_hand(entry.get("outcome", {}), result),
+                outcome_text=str(describe_hand(entry.get("outcome", {}), result)),  # in the render's language
                 winners=tuple(result.get("winners", [])),
                 amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},  # seated at that hand
                 redeal=bool(redeal),

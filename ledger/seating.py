@@ -45,6 +45,7 @@ from ledger.night import (
 from ledger.rules import HandError
 from ledger.rules.renaming import rename_entry, rename_result
 from ledger.rules.validation import check_stake
+from ledger.rules.words import N_, Sentence
 from ledger.settlement import CashOut, cash_out
 from ledger.timeline import seat_for_newcomer, seat_order
 
@@ -85,7 +86,7 @@ def _locked(db: Session, night: GameSession) -> GameSession:
 
 def _require_open(night: GameSession) -> None:
     if night.status != "open":
-        raise NightError(409, "session_closed", "This night is closed; its seats and stake can no longer change.")
+        raise NightError(409, "session_closed", N_("This night is closed; its seats and stake can no longer change."))
 
 
 def _name_clash(night: GameSession, name: str, field: str, *, besides: str | None = None) -> None:
@@ -94,8 +95,8 @@ def _name_clash(night: GameSession, name: str, field: str, *, besides: str | Non
     for other in seat_order(night):
         if other != besides and other != name and other.casefold() == name.casefold():
             raise HandError("duplicate_player",
-                            f"{name} and {other} differ only in capitals; give players names that are easy "
-                            "to tell apart.", field)
+                            N_("{name} and {other} differ only in capitals; give players names that are easy "
+                               "to tell apart."), field, name=name, other=other)
 
 
 def sit_in(db: Session, night: GameSession, name: str, after: str | None = None, actor: Actor = SYSTEM) -> SeatingChange:
@@ -116,14 +117,16 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     _require_open(night)
     seated = list(night.players)
     if name in seated:
-        raise HandError("duplicate_player", f"{name} is already seated.", "name")
+        raise HandError("duplicate_player", N_("{name} is already seated."), "name", name=name)
     _name_clash(night, name, "name")
     if neighbour is not None and neighbour not in seated:
-        raise HandError("unknown_player", f"{neighbour} is not seated, so nobody can sit next to them.", "after")
+        raise HandError("unknown_player", N_("{name} is not seated, so nobody can sit next to them."), "after",
+                        name=neighbour)
     most = rules_of(night).max_players
     if len(seated) + 1 > most:
         raise HandError("too_many_players",
-                        f"These rules seat at most {most} players, and {len(seated)} are seated.", "name")
+                        N_("These rules seat at most {most} players, and {count} are seated."), "name",
+                        most=most, count=len(seated))
     from_hand = next_number(db, night)
     index = seat_for_newcomer(seated, next_dealer(db, night), neighbour)
     players = seated[:index] + [name] + seated[index:]
@@ -155,7 +158,7 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     """
     actor.require("seat")
     if settle not in SETTLE_CHOICES:
-        raise HandError("invalid_entry", "Say whether the leaver is paid now or at the end (now or at_end).", "settle")
+        raise HandError("invalid_entry", N_("Say whether the leaver is paid now or at the end (now or at_end)."), "settle")
     name = normalise_name(name) if isinstance(name, str) else ""
     night = _locked(db, night)
     _require_open(night)
@@ -163,10 +166,12 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     if name not in seated:
         left_already = name in (night.roster or [])
         raise HandError("unknown_player",
-                        f"{name} already left this table." if left_already else f"{name} is not seated at this table.",
-                        "name")
+                        N_("{name} already left this table.") if left_already
+                        else N_("{name} is not seated at this table."),
+                        "name", name=name)
     if len(seated) == 1:
-        raise HandError("too_few_players", f"{name} is the last player seated; close the night instead.", "name")
+        raise HandError("too_few_players", N_("{name} is the last player seated; close the night instead."), "name",
+                        name=name)
     quote = cash_out_quote(db, night, name)
     from_hand, as_of, balance, owed, plan = (quote.from_hand, quote.as_of_hand, quote.balance_minor,
                                              quote.outstanding, quote.cash_out)
@@ -263,12 +268,12 @@ def swap_seats(
     _require_open(night)
     for field, name in (("a", a), ("b", b)):
         if name not in seat_order(night):
-            raise HandError("unknown_player", f"{name} never sat at this table.", field)
+            raise HandError("unknown_player", N_("{name} never sat at this table."), field, name=name)
     if a == b:
-        raise HandError("invalid_entry", "Name two different players to swap.", "b")
+        raise HandError("invalid_entry", N_("Name two different players to swap."), "b")
     upcoming = next_number(db, night)
     if type(from_hand) is not int or not 1 <= from_hand <= upcoming:
-        raise HandError("invalid_entry", f"Say from which hand, 1 to {upcoming}.", "from_hand")
+        raise HandError("invalid_entry", N_("Say from which hand, 1 to {most}."), "from_hand", most=upcoming)
     swap = {a: b, b: a}
     planned: list[tuple[Hand, list[str], str, Submission, Any]] = []
     for hand in _counted_from(db, night, from_hand):
@@ -281,8 +286,9 @@ def swap_seats(
         try:
             result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor)
         except HandError as err:
-            raise NightError(422, err.code, f"Hand {hand.number} refuses the swap: {err.message}", err.field,
-                             {"hand": hand.number}) from None
+            raise NightError(422, err.code, N_("Hand {number} refuses the swap: {reason}"), err.field,
+                             {"hand": hand.number}, number=hand.number,
+                             reason=Sentence(err.template, err.params)) from None
         planned.append((hand, players, swap.get(hand.dealer, hand.dealer), submission, result))
     seated = list(night.players)
     swaps_now = _both_or_neither(seated, a, b, upcoming)
@@ -325,8 +331,9 @@ def _both_or_neither(players: Sequence[str], a: str, b: str, number: int) -> boo
     if has_a != has_b:
         there, missing = (a, b) if has_a else (b, a)
         raise NightError(422, "unknown_player",
-                         f"At hand {number} {there} was seated but {missing} was not, so they cannot swap seats "
-                         "there; swap from a later hand.", "from_hand", {"hand": number})
+                         N_("At hand {number} {there} was seated but {missing} was not, so they cannot swap seats "
+                            "there; swap from a later hand."), "from_hand", {"hand": number},
+                         number=number, there=there, missing=missing)
     return has_a
 
 
@@ -346,12 +353,12 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
     new = clean_name(new if isinstance(new, str) else "", "to", MAX_NAME)
     night = _locked(db, night)
     if old not in seat_order(night):
-        raise HandError("unknown_player", f"{old} never sat at this table.", "from")
+        raise HandError("unknown_player", N_("{name} never sat at this table."), "from", name=old)
     if new == old:
         db.rollback()
         return night
     if new in seat_order(night):
-        raise HandError("duplicate_player", f"{new} already sat at this table.", "to")
+        raise HandError("duplicate_player", N_("{name} already sat at this table."), "to", name=new)
     _name_clash(night, new, "to", besides=old)
     names: Mapping[str, str] = {old: new}
     night.players = [names.get(p, p) for p in night.players]

@@ -25,12 +25,15 @@ from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ledger.api.errors import (
+    INTERNAL_ERROR,
+    TOO_MANY_ATTEMPTS,
     ApiError,
     error_response,
-    first_schema_error,
     handle_api_error,
     handle_hand_error,
     handle_night_error,
+    http_sentence,
+    schema_error,
 )
 from ledger.api.schemas import (
     AmendSchema,
@@ -44,6 +47,7 @@ from ledger.api.schemas import (
     SettleSchema,
 )
 from ledger.db import get_session
+from ledger.i18n import N_
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger import access, downloads, export, hosts
 from ledger import night as ledger_night
@@ -52,13 +56,14 @@ from ledger.models import GameSession
 from ledger.names import normalise_entry
 from ledger.night import NightError, Submission
 from ledger.rules import HandError, RuleSet, score_entry
+from ledger.rules.words import Sentence
 from ledger.settlement import UnbalancedError, settle
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(ApiError, handle_api_error)
 bp.register_error_handler(HandError, handle_hand_error)
 bp.register_error_handler(NightError, handle_night_error)
-bp.register_error_handler(AccessDenied, lambda err: error_response(403, "role_forbidden", str(err)))
+bp.register_error_handler(AccessDenied, lambda err: error_response(403, "role_forbidden", err.message))
 
 SESSION_FIELD_CODES = {"stake": "invalid_stake"}
 
@@ -68,13 +73,13 @@ def json_body() -> dict[str, Any]:
     empty or not JSON (NaN and Infinity included), 422 ``invalid_entry`` when not an object."""
     raw = request.get_data(cache=True)
     if not raw.strip():
-        raise ApiError(400, "malformed_json", "The request body is empty; send a JSON object.")
+        raise ApiError(400, "malformed_json", N_("The request body is empty; send a JSON object."))
     try:
         data = json.loads(raw, parse_constant=_reject_constant)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "malformed_json", "The request body is not valid JSON.") from None
+        raise ApiError(400, "malformed_json", N_("The request body is not valid JSON.")) from None
     if not isinstance(data, dict):
-        raise ApiError(422, "invalid_entry", "The request body must be a JSON object.")
+        raise ApiError(422, "invalid_entry", N_("The request body must be a JSON object."))
     return data
 
 
@@ -88,10 +93,7 @@ def load(schema: Schema, data: dict[str, Any], codes: dict[str, str] | None = No
     try:
         return schema.load(data)
     except ValidationError as err:
-        field, message = first_schema_error(err)
-        top = (field or "").split(".")[0]
-        code = (codes or {}).get(top, "invalid_entry")
-        raise ApiError(422, code, f"{field}: {message}" if field else message, field) from None
+        raise schema_error(err, codes) from None
 
 
 def bearer_token() -> str | None:
@@ -112,14 +114,14 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     another session's token, 403 ``role_forbidden`` when the role may not do ``action``."""
     token = bearer_token()
     if token is None:
-        raise ApiError(401, "unauthorized", "Send the table's token as 'Authorization: Bearer <token>'.")
+        raise ApiError(401, "unauthorized", N_("Send the table's token as 'Authorization: Bearer <token>'."))
     db = get_session()
     night = ledger_night.find_night(db, session_id)
     if night is None:
-        raise ApiError(404, "session_not_found", f"There is no session {session_id!r}.", "id")
+        raise ApiError(404, "session_not_found", N_("There is no session {id}."), "id", id=repr(session_id))
     actor = access.actor_for(db, night, token, device())
     if actor is None:
-        raise ApiError(403, "forbidden", "That token does not open this session.")
+        raise ApiError(403, "forbidden", N_("That token does not open this session."))
     actor.require(action)
     return night, actor
 
@@ -146,7 +148,8 @@ def settle_balances() -> Any:
     try:
         plan = settle(data["balances"])
     except UnbalancedError as exc:
-        raise ApiError(422, "unbalanced", str(exc), "balances") from None
+        raise ApiError(422, "unbalanced", N_("balances must sum to zero, but they sum to {total}"), "balances",
+                       total=exc.total_minor) from None
     return jsonify(plan.to_json())
 
 
@@ -161,7 +164,7 @@ def create_session() -> Any:
 
         return create_club_night(data, raw)
     if data["currency"] is None:
-        raise ApiError(422, "invalid_entry", "currency: Missing data for required field.", "currency")
+        raise ApiError(422, "invalid_entry", N_("currency: Missing data for required field."), "currency")
     rules = RuleSet.from_spec(data["ruleset"])
     night, token = ledger_night.create_night(
         get_session(),
@@ -203,8 +206,9 @@ def share(session_id: str) -> Any:
     token = bearer_token()
     assert token is not None
     if not access.is_host_link(get_session(), night, token):
-        raise ApiError(403, "role_forbidden", "The table's links and code are kept by the host's own phone "
-                       "(or one recovered with the recovery code); a co-host cannot show them.")
+        raise ApiError(403, "role_forbidden", N_("The table's links and code are kept by the host's own phone "
+                                                 "(or one recovered with the recovery code); a co-host cannot show "
+                                                 "them."))
     return jsonify(share_json(night, token))
 
 
@@ -216,7 +220,7 @@ def join_by_code() -> Any:
     code = load(JoinSchema(), json_body())["code"]
     joined = access.join_by_code(get_session(), code, device())
     if joined is None:
-        raise ApiError(404, "unknown_code", "No open table has that code.", "code")
+        raise ApiError(404, "unknown_code", N_("No open table has that code."), "code")
     night, token = joined
     return jsonify({"id": night.id, "token": token, "role": "player"}), 201
 
@@ -230,11 +234,11 @@ def recover(session_id: str) -> Any:
     db = get_session()
     night = ledger_night.find_night(db, session_id)
     if night is None:
-        raise ApiError(404, "session_not_found", f"There is no session {session_id!r}.", "id")
+        raise ApiError(404, "session_not_found", N_("There is no session {id}."), "id", id=repr(session_id))
     code = load(RecoverSchema(), json_body())["code"]
     recovered = hosts.recover_host(db, code, device(), night)
     if recovered is None:
-        raise ApiError(404, "unknown_code", "That is not this night's recovery code.", "code")
+        raise ApiError(404, "unknown_code", N_("That is not this night's recovery code."), "code")
     return jsonify({"id": night.id, "token": recovered[1], "role": "host"}), 201
 
 
@@ -356,7 +360,7 @@ def hand_versions(session_id: str, number: int) -> Any:
     night = authorised_night(session_id)
     versions = [h for h in ledger_night.hands_of(get_session(), night, all_versions=True) if h.number == number]
     if not versions:
-        raise ApiError(404, "hand_not_found", f"This night has no hand number {number}.", "number")
+        raise ApiError(404, "hand_not_found", N_("This night has no hand number {number}."), "number", number=number)
     return jsonify({"versions": [ledger_night.hand_json(h) for h in versions]})
 
 
@@ -505,15 +509,15 @@ def openapi_document() -> Any:
 def _http_error(err: HTTPException) -> Any:
     if request.path.startswith("/api/"):
         if err.code == 429:
-            return error_response(429, "too_many_attempts", "Too many attempts; wait a minute and try again.")
+            return error_response(429, "too_many_attempts", Sentence(TOO_MANY_ATTEMPTS))
         code = (err.name or "error").lower().replace(" ", "_")
-        return error_response(err.code or 500, code, err.description or err.name or "Error")
+        return error_response(err.code or 500, code, http_sentence(err))
     return err
 
 
 def _server_error(err: InternalServerError) -> Any:
     if request.path.startswith("/api/"):
-        return error_response(500, "internal_error", "Something went wrong on our side; nothing was recorded.")
+        return error_response(500, "internal_error", Sentence(INTERNAL_ERROR))
     return err
 
 

@@ -23,6 +23,7 @@ from ledger.clubs import carry, roster
 from ledger.clubs.models import Club
 from ledger.clubs.roster import ClubActor
 from ledger.db import get_session
+from ledger.i18n import N_
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.rules import RuleSet
 
@@ -33,14 +34,14 @@ def club_authorised(club_id: str, action: str = "read") -> tuple[Club, ClubActor
     of a club), 403 ``role_forbidden``."""
     token = bearer_token()
     if token is None:
-        raise ApiError(401, "unauthorized", "Send the club's token as 'Authorization: Bearer <token>'.")
+        raise ApiError(401, "unauthorized", N_("Send the club's token as 'Authorization: Bearer <token>'."))
     db = get_session()
     club = roster.find_club(db, club_id)
     if club is None:
-        raise ApiError(404, "club_not_found", f"There is no club {club_id!r}.", "id")
+        raise ApiError(404, "club_not_found", N_("There is no club {id}."), "id", id=repr(club_id))
     actor = roster.actor_for(db, club, token)
     if actor is None:
-        raise ApiError(403, "forbidden", "That token does not open this club.")
+        raise ApiError(403, "forbidden", N_("That token does not open this club."))
     actor.require(action)
     return club, actor
 
@@ -79,7 +80,7 @@ def join_club() -> Any:
     code = load(ClubJoinSchema(), json_body())["code"]
     joined = roster.join_by_code(get_session(), code, "api client")
     if joined is None:
-        raise ApiError(404, "unknown_code", "No club has that code.", "code")
+        raise ApiError(404, "unknown_code", N_("No club has that code."), "code")
     return jsonify({"id": joined[0].id, "token": joined[1], "role": "member"}), 201
 
 
@@ -96,7 +97,7 @@ def share_club(club_id: str) -> Any:
     club, _actor = club_authorised(club_id, "share")
     token = bearer_token()
     if token is None or not roster.is_owner_link(get_session(), club, token):
-        raise ApiError(403, "role_forbidden", "The club's links are kept by the owner's own link.")
+        raise ApiError(403, "role_forbidden", N_("The club's links are kept by the owner's own link."))
     return jsonify(club_share_json(club, token))
 
 
@@ -216,7 +217,7 @@ def close_club_night(night: Any, actor: Any, carry_over: bool) -> None:
     link = carry.club_night(db, night)
     if link is None:
         if carry_over:
-            raise ApiError(422, "invalid_entry", "This night is not part of a club, so nothing can be carried over.",
+            raise ApiError(422, "invalid_entry", N_("This night is not part of a club, so nothing can be carried over."),
                            "carry_over")
         ledger_night.close_night(db, night, actor)
         return

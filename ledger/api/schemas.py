@@ -145,7 +145,7 @@ class RecoverSchema(Schema):
         unknown = RAISE
 
     code = fields.String(
-        required=True, validate=validate.Regexp(r"\s*\S", error="Send the recovery code as {\"code\": \"…\"}."),
+        required=True, validate=validate.Regexp(r"\s*\S", error="Send the recovery code as {{\"code\": \"…\"}}."),
         metadata={"description": "The recovery code shown once when the night started (dashes and case forgiven)."},
     )
 

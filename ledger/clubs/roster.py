@@ -23,6 +23,7 @@ from ledger.db import begin_write
 from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
 from ledger.names import clean_name, normalise_name
+from ledger.money import UNKNOWN_CURRENCY
 from ledger.night import NightError
 from ledger.rules import HandError
 from ledger.zones import DEFAULT_ZONE, is_known_zone
@@ -40,9 +41,18 @@ NIGHT_ROLE = {"owner": "host", "member": "player", "viewer": "viewer"}  # a club
 class ClubAccessDenied(AccessDenied):
     """The club token's role may not do ``action`` (HTTP 403 ``role_forbidden``)."""
 
-    def __init__(self, role: str, action: str) -> None:
-        super().__init__(role, action)
-        self.args = (f"A club {role} cannot {action.replace('_', ' ')}; ask the club's owner.",)
+    refusals = {
+        ("member", "void_payment"): N_("A club member cannot void payments; ask the club's owner."),
+        ("member", "rename"): N_("A club member cannot rename members; ask the club's owner."),
+        ("member", "share"): N_("A club member cannot share the club's links; ask the club's owner."),
+        ("viewer", "start_night"): N_("A club viewer cannot start a night; ask the club's owner."),
+        ("viewer", "pay"): N_("A club viewer cannot record payments; ask the club's owner."),
+        ("viewer", "void_payment"): N_("A club viewer cannot void payments; ask the club's owner."),
+        ("viewer", "roster"): N_("A club viewer cannot add members; ask the club's owner."),
+        ("viewer", "rename"): N_("A club viewer cannot rename members; ask the club's owner."),
+        ("viewer", "share"): N_("A club viewer cannot share the club's links; ask the club's owner."),
+    }
+    other_refusal = N_("Club role {role} cannot do {action}; ask the club's owner.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +123,8 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
     currency = currency.upper()
     try:
         minor_digits(currency)
-    except ValueError as exc:
-        raise HandError("invalid_entry", str(exc), "currency") from None
+    except ValueError:
+        raise HandError("invalid_entry", UNKNOWN_CURRENCY, "currency", code=repr(currency)) from None
     if not is_known_zone(timezone):
         raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     cleaned = [clean_name(m, f"members[{i}]", MAX_MEMBER_NAME) for i, m in enumerate(members)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ledger.rules.errors import HandError
+from ledger.rules.words import N_
 
 OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
 
@@ -32,13 +33,14 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "double_double": ("first_tonker", "responder", "tonker_final_spread"),
 }
 CLAIMED_RESULTS = ("knocker_wins", "knocker_caught")
+# English templates for the catalogue (translate where shown: ``HandError`` does)
 MISSING_FIELD_MESSAGES = {
-    "claimants": "Say who claims the tonk on the deal.",
-    "winner": "Say who went out.",
-    "knocker": "Say who knocked.",
-    "first_tonker": "Say who tonked out first.",
-    "responder": "Say who could have gone out on the same run.",
-    "tonker_final_spread": "List the run the first tonker went out with.",
+    "claimants": N_("Say who claims the tonk on the deal."),
+    "winner": N_("Say who went out."),
+    "knocker": N_("Say who knocked."),
+    "first_tonker": N_("Say who tonked out first."),
+    "responder": N_("Say who could have gone out on the same run."),
+    "tonker_final_spread": N_("List the run the first tonker went out with."),
 }
 
 
@@ -115,31 +117,33 @@ class HandRecord:
         return None
 
 
-def _bad(message: str, field: str | None) -> HandError:
-    return HandError("invalid_entry", message, field)
+def _bad(template: str, field: str | None, **params: Any) -> HandError:
+    return HandError("invalid_entry", template, field, **params)
 
 
-def _mapping(value: Any, field: str, what: str) -> Mapping[str, Any]:
+def _mapping(value: Any, field: str | None, template: str, **params: Any) -> Mapping[str, Any]:
+    """``value`` if it is an object, else ``invalid_entry`` with ``template`` (one sentence per part)."""
     if not isinstance(value, Mapping):
-        raise _bad(f"{what} must be an object.", field)
+        raise _bad(template, field, **params)
     return value
 
 
 def _name(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _bad("A player must be named by a non-empty text.", field)
+        raise _bad(N_("A player must be named by a non-empty text."), field)
     return value
 
 
 def _whole(value: Any, field: str, what: str, minimum: int = 0) -> int:
+    """``what`` is the field's name in the entry (``spread_cards``), not a word to translate."""
     if type(value) is not int or value < minimum:
-        raise _bad(f"{what} must be a whole number of at least {minimum}.", field)
+        raise _bad(N_("{what} must be a whole number of at least {minimum}."), field, what=what, minimum=minimum)
     return value
 
 
 def _card_list(value: Any, field: str) -> tuple[Any, ...]:
     if not isinstance(value, (list, tuple)):
-        raise _bad("Cards must be given as a list.", field)
+        raise _bad(N_("Cards must be given as a list."), field)
     return tuple(value)
 
 
@@ -151,14 +155,14 @@ def parse_entry(data: Any) -> HandRecord:
     object, unknown keys, an unknown outcome kind, a missing outcome field, a total that is not
     a whole number, and the like.
     """
-    entry = _mapping(data, None, "The entry")
+    entry = _mapping(data, None, N_("The entry must be an object."))
     known = {"id", "ruleset", "players", "stake", "outcome", "hands", "side_bets", "expected", "explain", "dealer"}
     for key in entry:
         if key not in known:
-            raise _bad(f"An entry has no field {key!r}.", str(key))
+            raise _bad(N_("An entry has no field {key}."), str(key), key=repr(key))
     players_raw = entry.get("players")
     if not isinstance(players_raw, (list, tuple)):
-        raise _bad("players must be a list of names in seat order.", "players")
+        raise _bad(N_("players must be a list of names in seat order."), "players")
     players = tuple(_name(p, f"players[{i}]") for i, p in enumerate(players_raw))
     return parse_hand(
         players=players,
@@ -184,17 +188,17 @@ def parse_hand(
 
 
 def _parse_outcome(data: Any) -> Outcome:
-    outcome = _mapping(data, "outcome", "The outcome")
+    outcome = _mapping(data, "outcome", N_("The outcome must be an object."))
     kind = outcome.get("kind")
     if kind not in OUTCOME_KINDS:
         raise _bad(
-            "The outcome kind must be one of " + ", ".join(OUTCOME_KINDS) + f"; got {kind!r}.",
-            "outcome.kind",
+            N_("The outcome kind must be one of {kinds}; got {kind}."), "outcome.kind",
+            kinds=", ".join(OUTCOME_KINDS), kind=repr(kind),
         )
     allowed = OUTCOME_FIELDS[kind]
     for key in outcome:
         if key != "kind" and key not in allowed:
-            raise _bad(f"A {kind} outcome has no field {key!r}.", f"outcome.{key}")
+            raise _bad(N_("A {kind} outcome has no field {key}."), f"outcome.{key}", kind=kind, key=repr(key))
     for key in REQUIRED_FIELDS[kind]:
         if outcome.get(key) is None:
             raise _bad(MISSING_FIELD_MESSAGES[key], f"outcome.{key}")
@@ -205,19 +209,19 @@ def _parse_outcome(data: Any) -> Outcome:
     if "claimants" in outcome:
         claimants = outcome["claimants"]
         if not isinstance(claimants, (list, tuple)) or not claimants:
-            raise _bad("claimants must list at least one player.", "outcome.claimants")
+            raise _bad(N_("claimants must list at least one player."), "outcome.claimants")
         values["claimants"] = tuple(_name(c, f"outcome.claimants[{i}]") for i, c in enumerate(claimants))
         if len(set(values["claimants"])) != len(values["claimants"]):
-            raise _bad("A player is listed twice among the claimants.", "outcome.claimants")
+            raise _bad(N_("A player is listed twice among the claimants."), "outcome.claimants")
     if outcome.get("declared_before_any_drop") is not None:
         if not isinstance(outcome["declared_before_any_drop"], bool):
-            raise _bad("declared_before_any_drop must be true or false.", "outcome.declared_before_any_drop")
+            raise _bad(N_("declared_before_any_drop must be true or false."), "outcome.declared_before_any_drop")
         values["declared_before_any_drop"] = outcome["declared_before_any_drop"]
     if outcome.get("final_turn") is not None:
-        turn = _mapping(outcome["final_turn"], "outcome.final_turn", "final_turn")
+        turn = _mapping(outcome["final_turn"], "outcome.final_turn", N_("final_turn must be an object."))
         extra = set(turn) - {"spread_cards", "hit_cards"}
         if extra:
-            raise _bad(f"final_turn has no field {sorted(extra)[0]!r}.", "outcome.final_turn")
+            raise _bad(N_("final_turn has no field {key}."), "outcome.final_turn", key=repr(sorted(extra)[0]))
         values["final_turn"] = FinalTurn(
             _whole(turn.get("spread_cards", 0), "outcome.final_turn.spread_cards", "spread_cards"),
             _whole(turn.get("hit_cards", 0), "outcome.final_turn.hit_cards", "hit_cards"),
@@ -228,7 +232,7 @@ def _parse_outcome(data: Any) -> Outcome:
         )
     if outcome.get("claimed_result") is not None:
         if outcome["claimed_result"] not in CLAIMED_RESULTS:
-            raise _bad("claimed_result must be knocker_wins or knocker_caught.", "outcome.claimed_result")
+            raise _bad(N_("claimed_result must be knocker_wins or knocker_caught."), "outcome.claimed_result")
         values["claimed_result"] = outcome["claimed_result"]
     if "tonker_final_spread" in outcome:
         values["tonker_final_spread"] = _card_list(outcome["tonker_final_spread"], "outcome.tonker_final_spread")
@@ -238,25 +242,25 @@ def _parse_outcome(data: Any) -> Outcome:
 def _parse_hands(data: Any) -> tuple[tuple[str, HandEntry], ...]:
     if data is None:
         data = {}
-    hands = _mapping(data, "hands", "hands")
+    hands = _mapping(data, "hands", N_("hands must be an object."))
     out = []
     for player, raw in hands.items():
         base = f"hands.{player}"
-        hand = _mapping(raw, base, f"{player}'s hand")
+        hand = _mapping(raw, base, N_("{player}'s hand must be an object."), player=player)
         extra = set(hand) - {"cards", "total", "spreads"}
         if extra:
-            raise _bad(f"A hand has no field {sorted(extra)[0]!r}.", f"{base}.{sorted(extra)[0]}")
+            raise _bad(N_("A hand has no field {key}."), f"{base}.{sorted(extra)[0]}", key=repr(sorted(extra)[0]))
         cards = _card_list(hand["cards"], f"{base}.cards") if hand.get("cards") is not None else None
         total = None
         if hand.get("total") is not None:
             total = hand["total"]
             if type(total) is not int:
-                raise _bad(f"{player}'s total must be a whole number.", f"{base}.total")
+                raise _bad(N_("{player}'s total must be a whole number."), f"{base}.total", player=player)
         if cards is None and total is None:
-            raise _bad(f"{player}'s hand needs its cards or its total.", base)
+            raise _bad(N_("{player}'s hand needs its cards or its total."), base, player=player)
         spreads_raw = hand.get("spreads") or []
         if not isinstance(spreads_raw, (list, tuple)):
-            raise _bad("spreads must be a list of card lists.", f"{base}.spreads")
+            raise _bad(N_("spreads must be a list of card lists."), f"{base}.spreads")
         spreads = tuple(_card_list(s, f"{base}.spreads[{i}]") for i, s in enumerate(spreads_raw))
         out.append((str(player), HandEntry(cards, total, spreads)))
     return tuple(out)
@@ -265,15 +269,17 @@ def _parse_hands(data: Any) -> tuple[tuple[str, HandEntry], ...]:
 def _parse_side_bets(data: Any) -> SpadeBet | None:
     if data is None:
         return None
-    bets = _mapping(data, "side_bets", "side_bets")
+    bets = _mapping(data, "side_bets", N_("side_bets must be an object."))
     extra = set(bets) - {"spade"}
     if extra:
-        raise _bad(f"There is no side bet called {sorted(extra)[0]!r}.", f"side_bets.{sorted(extra)[0]}")
+        raise _bad(N_("There is no side bet called {key}."), f"side_bets.{sorted(extra)[0]}", key=repr(sorted(extra)[0]))
     if bets.get("spade") is None:
         return None
-    spade = _mapping(bets["spade"], "side_bets.spade", "The spade side bet")
+    spade = _mapping(bets["spade"], "side_bets.spade", N_("The spade side bet must be an object."))
     extra = set(spade) - {"side_stake", "highest_spade"}
     if extra:
-        raise _bad(f"The spade side bet has no field {sorted(extra)[0]!r}.", f"side_bets.spade.{sorted(extra)[0]}")
-    declared = _mapping(spade.get("highest_spade"), "side_bets.spade.highest_spade", "highest_spade")
+        raise _bad(N_("The spade side bet has no field {key}."), f"side_bets.spade.{sorted(extra)[0]}",
+                   key=repr(sorted(extra)[0]))
+    declared = _mapping(spade.get("highest_spade"), "side_bets.spade.highest_spade",
+                        N_("highest_spade must be an object."))
     return SpadeBet(spade.get("side_stake"), tuple((str(k), v) for k, v in declared.items()))

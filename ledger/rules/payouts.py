@@ -11,6 +11,7 @@ from ledger.rules.cards import Card
 from ledger.rules.errors import HandError
 from ledger.rules.spreads import is_run
 from ledger.rules.validation import CheckedHand, card_points, check_stake, describe_cards
+from ledger.rules.words import N_
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +81,18 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
         if claim is None:
             cards = hand.hands[name].cards or ()
             total = sum(card_points(c, rules) for c in cards)
+            limit = max((r.max_total for r in rules.low_deal_rules), default=None)
             if rules.hand_size != 5:
-                why = f"with {rules.hand_size}-card deals only the low-deal house rules can win on the deal"
+                template = N_("{player}'s dealt hand ({cards}) counts {total}: with {size}-card deals only the "
+                              "low-deal house rules can win on the deal.")
+            elif limit is None:
+                template = N_("{player}'s dealt hand ({cards}) counts {total}: a deal tonk needs 49 or 50.")
             else:
-                why = "a deal tonk needs 49 or 50"
-                if rules.low_deal_rules:
-                    limit = max(r.max_total for r in rules.low_deal_rules)
-                    why += f" (or {limit} or less under this table's low-deal rule)"
+                template = N_("{player}'s dealt hand ({cards}) counts {total}: a deal tonk needs 49 or 50 "
+                              "(or {limit} or less under this table's low-deal rule).")
             raise HandError(
-                "not_a_deal_tonk",
-                f"{name}'s dealt hand ({describe_cards(cards)}) counts {total}: {why}.",
-                f"hands.{name}.cards",
+                "not_a_deal_tonk", template, f"hands.{name}.cards",
+                player=name, cards=describe_cards(cards), total=total, size=rules.hand_size, limit=limit,
             )
         claims[name] = claim
     for name in hand.players:
@@ -100,9 +102,9 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
         if claim is not None and claim[0] == "auto":
             raise HandError(
                 "unclaimed_deal_tonk",
-                f"{name}'s dealt hand also wins on the deal but was not claimed: decide whether the "
-                f"hand is redealt, or leave {name}'s forfeited hand out of the entry.",
-                f"hands.{name}",
+                N_("{player}'s dealt hand also wins on the deal but was not claimed: decide whether the "
+                   "hand is redealt, or leave {player}'s forfeited hand out of the entry."),
+                f"hands.{name}", player=name,
             )
     autos = [n for n, (how, _) in claims.items() if how == "auto"]
     in_turn = [n for n, (how, _) in claims.items() if how == "in_turn"]
@@ -114,16 +116,16 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
         if len(in_turn) >= 2:
             raise HandError(
                 "ambiguous_claim",
-                "Two players claim an in-turn 49: enter only the player who declared first.",
+                N_("Two players claim an in-turn 49: enter only the player who declared first."),
                 "outcome.claimants",
             )
         winner = in_turn[0]
         if outcome.declared_before_any_drop is not True:
             raise HandError(
                 "deal_tonk_preempted",
-                f"{winner}'s 49 counts only if declared at the start of their turn before anyone "
-                "dropped; enter the hand as the knock that happened.",
-                "outcome.declared_before_any_drop",
+                N_("{player}'s 49 counts only if declared at the start of their turn before anyone "
+                   "dropped; enter the hand as the knock that happened."),
+                "outcome.declared_before_any_drop", player=winner,
             )
     payout = _everyone_pays(hand, winner, claims[winner][1])
     payout.detail["total"] = sum(card_points(c, rules) for c in hand.hands[winner].cards or ())
@@ -143,8 +145,8 @@ def _tonk_out(hand: CheckedHand) -> Payout:
     elif turn is None:
         raise HandError(
             "missing_final_turn",
-            "At this table a tonk out pays double only in some cases: say how many cards the "
-            "final turn laid as new spreads and how many it used to hit.",
+            N_("At this table a tonk out pays double only in some cases: say how many cards the "
+               "final turn laid as new spreads and how many it used to hit."),
             "outcome.final_turn",
         )
     elif mode == "new_spread":
@@ -178,8 +180,9 @@ def _knock(hand: CheckedHand) -> Payout:
     if rules.hit_penalty_turns_per_hit > 0 and lock > 0:
         raise HandError(
             "knock_while_locked",
-            f"{knocker} was hit and may not drop for {lock} more turn{'s' if lock != 1 else ''}.",
-            "outcome.knocker_lock_turns",
+            N_("{player} was hit and may not drop for 1 more turn.") if lock == 1
+            else N_("{player} was hit and may not drop for {count} more turns."),
+            "outcome.knocker_lock_turns", player=knocker, count=lock,
         )
     k_count = hand.count(knocker)
     others = [p for p in hand.players if p != knocker]
@@ -211,12 +214,13 @@ def _knock(hand: CheckedHand) -> Payout:
     claimed = outcome.claimed_result
     actual = "knocker_wins" if payout.detail["result"] == "knocker_wins" else "knocker_caught"
     if claimed is not None and claimed != actual:
-        said = "won" if claimed == "knocker_wins" else "was caught"
         raise HandError(
             "claim_mismatch",
-            f"The entry says {knocker} {said}, but {knocker} counts {k_count} and the lowest "
-            f"other count is {low}.",
-            "outcome.claimed_result",
+            N_("The entry says {player} won, but {player} counts {count} and the lowest "
+               "other count is {low}.") if claimed == "knocker_wins"
+            else N_("The entry says {player} was caught, but {player} counts {count} and the lowest "
+                    "other count is {low}."),
+            "outcome.claimed_result", player=knocker, count=k_count, low=low,
         )
     return payout
 
@@ -279,11 +283,10 @@ def _dry_stock(hand: CheckedHand) -> Payout:
     payout.detail["low_count"] = low
     claimed = outcome.claimed_winner
     if claimed is not None and payout.winners != (claimed,):
-        who = " and ".join(lows)
         raise HandError(
             "claim_mismatch",
-            f"The entry says {claimed} won, but the lowest count ({low}) belongs to {who}.",
-            "outcome.claimed_winner",
+            N_("The entry says {player} won, but the lowest count ({low}) belongs to {lowest}."),
+            "outcome.claimed_winner", player=claimed, low=low, lowest=list(lows),
         )
     return payout
 
@@ -295,7 +298,7 @@ def _double_double(hand: CheckedHand) -> Payout:
     if rules.double_double_two_player_only and len(hand.players) != 2:
         raise HandError(
             "double_double_needs_two_players",
-            "Double-double is played between two players at this table.",
+            N_("Double-double is played between two players at this table."),
             "outcome.kind",
         )
     tonker, responder = outcome.first_tonker, outcome.responder
@@ -303,22 +306,23 @@ def _double_double(hand: CheckedHand) -> Payout:
     if tonker == responder:
         raise HandError(
             "not_a_double_double",
-            "The first tonker and the responder must be two different players.",
+            N_("The first tonker and the responder must be two different players."),
             "outcome.responder",
         )
     run = hand.final_spread
     if not is_run(run, rules):
         raise HandError(
             "not_a_double_double",
-            f"The final spread {describe_cards(run)} is not a run.",
-            "outcome.tonker_final_spread",
+            N_("The final spread {run} is not a run.") if run else N_("The final spread holds no cards, so it is not a run."),
+            "outcome.tonker_final_spread", run=describe_cards(run),
         )
     remaining: tuple[Card, ...] = hand.hands[responder].cards or ()
     if not is_run(run + remaining, rules):
         raise HandError(
             "not_a_double_double",
-            f"{responder}'s {describe_cards(remaining)} cannot all go out on the run {describe_cards(run)}.",
-            f"hands.{responder}.cards",
+            N_("{player}'s {cards} cannot all go out on the run {run}.") if remaining
+            else N_("{player} holds no cards to go out on the run {run}."),
+            f"hands.{responder}.cards", player=responder, cards=describe_cards(remaining), run=describe_cards(run),
         )
     collector = tonker if rules.double_double_collector == "first_tonker" else responder
     return _everyone_pays(hand, collector, 4)
@@ -348,17 +352,19 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
     if bet is None:
         return []
     rules = hand.rules
-    stake = check_stake(bet.side_stake, "side_bets.spade.side_stake", "invalid_side_bet", "The spade side stake")
+    stake = check_stake(bet.side_stake, "side_bets.spade.side_stake", "invalid_side_bet", "side_stake")
     seen: dict[Card, str] = {}
     for name, card in hand.spade_declarations.items():
         field = f"side_bets.spade.highest_spade.{name}"
         if card is None:
             continue
         if card.is_joker or card.suit != "S":
-            raise HandError("invalid_side_bet", f"{name} shows the {card.pretty()}, which is not a spade.", field)
+            raise HandError("invalid_side_bet", N_("{player} shows the {card}, which is not a spade."), field,
+                            player=name, card=card)
         if card in seen:
             raise HandError(
-                "invalid_side_bet", f"{name} and {seen[card]} both show the {card.pretty()}.", field
+                "invalid_side_bet", N_("{player} and {other} both show the {card}."), field,
+                player=name, other=seen[card], card=card,
             )
         seen[card] = name
     if hand.record.outcome.kind == "deal_tonk":
@@ -369,12 +375,16 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
             spades = [c for c in dealt.cards if not c.is_joker and c.suit == "S"]
             highest = max(spades, key=lambda c: spade_rank(c, rules.spade_ace_high)) if spades else None
             if highest != card:
-                shown = "no spade" if card is None else f"the {card.pretty()}"
-                actual = "no spade" if highest is None else f"the {highest.pretty()}"
+                if card is None:
+                    template = N_("{player} declared no spade as highest spade, but the dealt hand shows the {actual}.")
+                elif highest is None:
+                    template = N_("{player} declared the {card} as highest spade, but the dealt hand shows no spade.")
+                else:
+                    template = N_("{player} declared the {card} as highest spade, but the dealt hand shows the "
+                                  "{actual}.")
                 raise HandError(
-                    "invalid_side_bet",
-                    f"{name} declared {shown} as highest spade, but the dealt hand shows {actual}.",
-                    f"side_bets.spade.highest_spade.{name}",
+                    "invalid_side_bet", template, f"side_bets.spade.highest_spade.{name}",
+                    player=name, card=card, actual=highest,
                 )
     if redeal and rules.spade_pot_on_redeal == "void":
         return []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ledger.rules.errors import HandError
+from ledger.rules.words import N_, render
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,16 +138,17 @@ class RuleSet:
         if spec is None:
             spec = {}
         if not isinstance(spec, Mapping):
-            raise HandError("invalid_ruleset", "The rules must be an object with a preset and toggles.", "ruleset")
+            raise HandError("invalid_ruleset", N_("The rules must be an object with a preset and toggles."), "ruleset")
         preset_name = spec.get("preset", "classic")
         preset = find_preset(preset_name)
         toggles = spec.get("toggles") or {}
         if not isinstance(toggles, Mapping):
-            raise HandError("invalid_ruleset", "Toggles must be an object of name: value.", "ruleset.toggles")
+            raise HandError("invalid_ruleset", N_("Toggles must be an object of name: value."), "ruleset.toggles")
         unknown = set(spec) - {"preset", "toggles"}
         if unknown:
             name = sorted(unknown)[0]
-            raise HandError("invalid_ruleset", f"The rules have no setting called {name!r}.", f"ruleset.{name}")
+            raise HandError("invalid_ruleset", N_("The rules have no setting called {name}."), f"ruleset.{name}",
+                            name=repr(name))
         values = dict(preset.overrides)
         values.update(toggles)
         return cls._build(preset.name, values, "ruleset.toggles")
@@ -157,7 +159,7 @@ class RuleSet:
         values = dict(snapshot)
         preset = values.pop("preset", "classic")
         if not isinstance(preset, str):
-            raise HandError("invalid_ruleset", "The stored rules name no preset.", "ruleset.preset")
+            raise HandError("invalid_ruleset", N_("The stored rules name no preset."), "ruleset.preset")
         return cls._build(preset, values, "ruleset")
 
     @classmethod
@@ -166,14 +168,15 @@ class RuleSet:
         for name, value in values.items():
             toggle = TOGGLES.get(name)
             if toggle is None:
-                raise HandError("invalid_ruleset", f"There is no house rule called {name!r}.", f"{where}.{name}")
+                raise HandError("invalid_ruleset", N_("There is no house rule called {name}."), f"{where}.{name}",
+                                name=repr(name))
             clean[name] = _check_toggle(toggle, value, f"{where}.{name}")
         ruleset = cls(preset=preset, **clean)
         if ruleset.min_players > ruleset.max_players:
             raise HandError(
                 "invalid_ruleset",
-                f"min_players ({ruleset.min_players}) cannot be above max_players ({ruleset.max_players}).",
-                f"{where}.min_players",
+                N_("min_players ({least}) cannot be above max_players ({most})."),
+                f"{where}.min_players", least=ruleset.min_players, most=ruleset.max_players,
             )
         return ruleset
 
@@ -207,32 +210,33 @@ class RuleSet:
 
 
 def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
-    def refuse(expected: str) -> HandError:
+    def refuse(template: str) -> HandError:
         return HandError(
-            "invalid_ruleset", f"House rule {toggle.name} must be {expected}; got {value!r}.", path
+            "invalid_ruleset", template, path, name=toggle.name, value=repr(value),
+            choices=", ".join(str(c) for c in toggle.choices), least=toggle.minimum, most=toggle.maximum,
         )
 
     if toggle.kind == "bool":
         if not isinstance(value, bool):
-            raise refuse("true or false")
+            raise refuse(N_("House rule {name} must be true or false; got {value}."))
         return value
     if toggle.kind == "int":
         if type(value) is not int:
-            raise refuse("a whole number")
+            raise refuse(N_("House rule {name} must be a whole number; got {value}."))
         if toggle.choices and value not in toggle.choices:
-            raise refuse("one of " + ", ".join(str(c) for c in toggle.choices))
+            raise refuse(N_("House rule {name} must be one of {choices}; got {value}."))
         if toggle.minimum is not None and value < toggle.minimum:
-            raise refuse(f"at least {toggle.minimum}")
+            raise refuse(N_("House rule {name} must be at least {least}; got {value}."))
         if toggle.maximum is not None and value > toggle.maximum:
-            raise refuse(f"at most {toggle.maximum}")
+            raise refuse(N_("House rule {name} must be at most {most}; got {value}."))
         return value
     if toggle.kind == "choice":
         if value not in toggle.choices:
-            raise refuse("one of " + ", ".join(str(c) for c in toggle.choices))
+            raise refuse(N_("House rule {name} must be one of {choices}; got {value}."))
         return value
     if toggle.kind == "low_deal_rules":
         if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-            raise refuse("a list of {max_total, mult}")
+            raise refuse(N_("House rule {name} must be a list of {{max_total, mult}}; got {value}."))
         rules = []
         for index, item in enumerate(value):
             if isinstance(item, LowDealRule):
@@ -240,20 +244,20 @@ def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
             if not isinstance(item, Mapping) or set(item) != {"max_total", "mult"}:
                 raise HandError(
                     "invalid_ruleset",
-                    "Each low-deal rule needs exactly max_total and mult.",
+                    N_("Each low-deal rule needs exactly max_total and mult."),
                     f"{path}[{index}]",
                 )
             max_total, mult = item["max_total"], item["mult"]
             if type(max_total) is not int or not 0 <= max_total <= LOW_DEAL_MAX_TOTAL:
                 raise HandError(
                     "invalid_ruleset",
-                    f"A low-deal max_total must be a whole number from 0 to {LOW_DEAL_MAX_TOTAL}.",
-                    f"{path}[{index}].max_total",
+                    N_("A low-deal max_total must be a whole number from 0 to {most}."),
+                    f"{path}[{index}].max_total", most=LOW_DEAL_MAX_TOTAL,
                 )
             if type(mult) is not int or not 1 <= mult <= 4:
                 raise HandError(
                     "invalid_ruleset",
-                    "A low-deal multiplier must be 1, 2, 3 or 4.",
+                    N_("A low-deal multiplier must be 1, 2, 3 or 4."),
                     f"{path}[{index}].mult",
                 )
             rules.append(LowDealRule(max_total, mult))
@@ -264,13 +268,26 @@ def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
 # -- presets (§7) ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Preset:
-    """A named rule set of §7: ``overrides`` are the toggles that differ from classic."""
+    """A named rule set of §7: ``overrides`` are the toggles that differ from classic.
+
+    ``title_template`` and ``description_template`` are English, marked for the catalogue;
+    :attr:`title` and :attr:`description` are them in the language being written now."""
 
     name: str
-    title: str
-    description: str
+    title_template: str
+    description_template: str
     overrides: Mapping[str, Any]
     aliases: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """``"Texas Tonk"`` in the current language."""
+        return render(self.title_template, {})
+
+    @property
+    def description(self) -> str:
+        """One sentence on what sets the preset apart, in the current language."""
+        return render(self.description_template, {})
 
     def ruleset(self) -> RuleSet:
         return RuleSet.from_spec({"preset": self.name})
@@ -280,19 +297,19 @@ PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
         Preset(
-            "classic", "Classic",
-            "The common table rules: a caught knocker pays 2× to everyone at or below them.",
+            "classic", N_("Classic"),
+            N_("The common table rules: a caught knocker pays 2× to everyone at or below them."),
             {}, aliases=("default", "standard", "seed"),
         ),
         Preset(
-            "pagat_literal", "Pagat (literal)",
-            "Classic, but a caught knocker also pays the low player's base stake: 3× to the low.",
+            "pagat_literal", N_("Pagat (literal)"),
+            N_("Classic, but a caught knocker also pays the low player's base stake: 3× to the low."),
             {"caught_knocker_pays_low_on_top": True}, aliases=("pagat", "literal"),
         ),
         Preset(
-            "wikipedia", "Wikipedia",
-            "Two wild jokers, aces high or low in runs, Wikipedia's caught-knocker payments and a "
-            "one-turn lock after being hit.",
+            "wikipedia", N_("Wikipedia"),
+            N_("Two wild jokers, aces high or low in runs, Wikipedia's caught-knocker payments and a "
+               "one-turn lock after being hit."),
             {
                 "jokers": 2,
                 "ace_in_runs": "high_or_low",
@@ -302,14 +319,14 @@ PRESETS: dict[str, Preset] = {
             aliases=("wiki", "wikipedia_tonk"),
         ),
         Preset(
-            "texas", "Texas Tonk",
-            "A dealt 49 pays single, and a caught knocker pays 2× to the lowest player only.",
+            "texas", N_("Texas Tonk"),
+            N_("A dealt 49 pays single, and a caught knocker pays 2× to the lowest player only."),
             {"deal_tonk_mult_49": 1, "caught_model": "lowest_only"},
             aliases=("texas_tonk", "tx"),
         ),
         Preset(
-            "black_company", "Black Company (Speno)",
-            "John P. Speno's rules: a dealt 15 or less pays double, and only the caught knocker pays.",
+            "black_company", N_("Black Company (Speno)"),
+            N_("John P. Speno's rules: a dealt 15 or less pays double, and only the caught knocker pays."),
             {"caught_model": "at_or_below_only", "low_deal_rules": [{"max_total": 15, "mult": 2}]},
             aliases=("speno", "blackcompany"),
         ),
@@ -337,5 +354,5 @@ def find_preset(name: object) -> Preset:
         key = _ALIASES.get(_normalise_name(name))
         if key is not None:
             return PRESETS[key]
-    known = ", ".join(PRESETS)
-    raise HandError("invalid_ruleset", f"Unknown rules preset {name!r}; choose one of {known}.", "ruleset.preset")
+    raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."), "ruleset.preset",
+                    name=repr(name), known=", ".join(PRESETS))

@@ -17,23 +17,25 @@ MIN_SPREAD = 3
 def spread_problem(cards: Sequence[Card], rules: RuleSet) -> str | None:
     """Why ``cards`` are not a valid book or run under ``rules``, or ``None`` if they are one.
 
-    The reason is a short phrase for a player ("a book has at most 4 cards").
+    The reason is a code: ``too_short`` (fewer than 3 cards), ``too_few_real_cards`` (a joker
+    with fewer than ``min_natural_cards_per_spread`` real cards), ``book_too_long`` (more than 4
+    of a rank) or ``neither``; the sentences are :data:`ledger.rules.validation.BAD_SPREAD`.
     A joker stands for any card the spread needs, provided the spread holds at least
     ``min_natural_cards_per_spread`` real cards (§1.4).
     """
     if len(cards) < MIN_SPREAD:
-        return "a spread needs at least 3 cards"
+        return "too_short"
     naturals = [c for c in cards if not c.is_joker]
     jokers = len(cards) - len(naturals)
     if jokers and len(naturals) < rules.min_natural_cards_per_spread:
-        return f"a spread with a joker needs at least {rules.min_natural_cards_per_spread} real cards"
+        return "too_few_real_cards"
     if is_book(cards):
         return None
     if is_run(cards, rules):
         return None
     if len({c.rank for c in naturals}) == 1 and len(cards) > MAX_BOOK:
-        return "a book has at most 4 cards"
-    return "the cards are neither a book (same rank) nor a run (consecutive ranks of one suit)"
+        return "book_too_long"
+    return "neither"
 
 
 def is_valid_spread(cards: Sequence[Card], rules: RuleSet) -> bool:

@@ -16,6 +16,7 @@ from ledger.rules.entry import HandEntry, HandRecord
 from ledger.rules.errors import HandError
 from ledger.rules.ruleset import RuleSet
 from ledger.rules.spreads import best_held_spreads_value, layable_spreads, spread_problem
+from ledger.rules.words import N_, Cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +62,9 @@ def hand_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
     return sum(card_points(c, rules) for c in cards)
 
 
-def describe_cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(c.pretty() for c in cards) if cards else "no cards"
+def describe_cards(cards: tuple[Card, ...]) -> Cards:
+    """``cards`` as one sentence parameter, shown side by side ("K♠ Q♥ J♦")."""
+    return Cards(tuple(cards))
 
 
 def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
@@ -101,19 +103,19 @@ def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
     if len(players) < rules.min_players:
         raise HandError(
             "too_few_players",
-            f"Tonk needs at least {rules.min_players} players at this table; {len(players)} given.",
-            "players",
+            N_("Tonk needs at least {least} players at this table; {count} given."),
+            "players", least=rules.min_players, count=len(players),
         )
     if len(players) > rules.max_players:
         raise HandError(
             "too_many_players",
-            f"These rules seat at most {rules.max_players} players; {len(players)} given.",
-            "players",
+            N_("These rules seat at most {most} players; {count} given."),
+            "players", most=rules.max_players, count=len(players),
         )
     seen: set[str] = set()
     for index, name in enumerate(players):
         if name in seen:
-            raise HandError("duplicate_player", f"{name} is seated twice.", f"players[{index}]")
+            raise HandError("duplicate_player", N_("{name} is seated twice."), f"players[{index}]", name=name)
         seen.add(name)
 
 
@@ -122,17 +124,30 @@ def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
 MAX_STAKE_MINOR = 10**9
 
 
-def check_stake(stake: Any, field: str = "stake", code: str = "invalid_stake", what: str = "The stake") -> int:
+# what check_stake refuses, by what is checked: (value shown, value too large)
+STAKE_REFUSALS = {
+    "stake": (
+        N_("The stake must be a positive whole number of minor units (cents) up to {most}; got {shown}."),
+        N_("The stake must be a positive whole number of minor units (cents) up to {most}; got 'too large'."),
+    ),
+    "side_stake": (
+        N_("The spade side stake must be a positive whole number of minor units (cents) up to {most}; got {shown}."),
+        N_("The spade side stake must be a positive whole number of minor units (cents) up to {most}; "
+           "got 'too large'."),
+    ),
+}
+
+
+def check_stake(stake: Any, field: str = "stake", code: str = "invalid_stake", what: str = "stake") -> int:
     """A stake in minor units: a whole number from 1 to :data:`MAX_STAKE_MINOR` (§0), else
-    :class:`HandError` ``code`` naming ``field``."""
+    :class:`HandError` ``code`` naming ``field``; ``what`` is ``"stake"`` or ``"side_stake"``
+    (which sentence names it)."""
     if type(stake) is not int or not 0 < stake <= MAX_STAKE_MINOR:
-        shown = stake if type(stake) is not int or stake <= 0 else "too large"
-        raise HandError(
-            code,
-            f"{what} must be a positive whole number of minor units (cents) up to "
-            f"{MAX_STAKE_MINOR:,}; got {shown!r}.",
-            field,
-        )
+        shown, too_large = STAKE_REFUSALS[what]
+        most = f"{MAX_STAKE_MINOR:,}"
+        if type(stake) is int and stake > 0:
+            raise HandError(code, too_large, field, most=most)
+        raise HandError(code, shown, field, most=most, shown=repr(stake))
     return stake
 
 
@@ -146,7 +161,7 @@ def _check_names(record: HandRecord) -> None:
     for field, name in named:
         if name not in seated:
             raise HandError(
-                "unknown_player", f"{name} is not seated at this table.", field
+                "unknown_player", N_("{name} is not seated at this table."), field, name=name
             )
 
 
@@ -154,28 +169,95 @@ def _check_features(rules: RuleSet, record: HandRecord) -> None:
     if record.outcome.kind == "double_double" and not rules.double_double:
         raise HandError(
             "feature_disabled",
-            "Double-double is not played at this table (house rule double_double is off).",
+            N_("Double-double is not played at this table (house rule double_double is off)."),
             "outcome.kind",
         )
     if record.spade_bet is not None and not rules.spade_side_pot:
         raise HandError(
             "feature_disabled",
-            "The spade side pot is not played at this table (house rule spade_side_pot is off).",
+            N_("The spade side pot is not played at this table (house rule spade_side_pot is off)."),
             "side_bets.spade",
         )
 
 
 # -- 6–8: cards -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Owner:
+    """Where a card was entered: ``kind`` is ``hand``, ``spreads`` (a player's laid spreads),
+    ``final`` (the double-double's final spread) or ``spade`` (a player's spade bet)."""
+
+    kind: str
+    player: str | None = None
+
+
+FINAL = _Owner("final")
+
+# One whole sentence per place a card can be entered. Placeholders: {player}, {text} (what was
+# typed, quoted), {card}.
+NOT_TEXT = {
+    "hand": N_("{player}'s hand lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+    "spreads": N_("{player}'s spreads lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+    "final": N_("The final spread lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+    "spade": N_("{player}'s spade bet lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+}
+NOT_A_CARD = {
+    "hand": N_("{player}'s hand lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+    "spreads": N_("{player}'s spreads lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+    "final": N_("The final spread lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+    "spade": N_("{player}'s spade bet lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+}
+NOT_DECLARED = {
+    "hand": N_("{player}'s hand declares a joker as {card}, but jokers are only declared when the house "
+               "rule joker_value_mode is 'declared'."),
+    "spreads": N_("{player}'s spreads declares a joker as {card}, but jokers are only declared when the house "
+                  "rule joker_value_mode is 'declared'."),
+    "final": N_("The final spread declares a joker as {card}, but jokers are only declared when the house "
+                "rule joker_value_mode is 'declared'."),
+    "spade": N_("{player}'s spade bet declares a joker as {card}, but jokers are only declared when the house "
+                "rule joker_value_mode is 'declared'."),
+}
+NO_JOKERS = {
+    "hand": N_("{player}'s hand holds a joker, but this table plays without jokers."),
+    "spreads": N_("{player}'s spreads holds a joker, but this table plays without jokers."),
+    "final": N_("The final spread holds a joker, but this table plays without jokers."),
+    "spade": N_("A spade bet holds a joker, but this table plays without jokers."),
+}
+EXTRA_JOKER = {
+    "hand": N_("{player}'s hand shows joker number {number}; the deck has only {jokers}."),
+    "spreads": N_("{player}'s spreads shows joker number {number}; the deck has only {jokers}."),
+    "final": N_("The final spread shows joker number {number}; the deck has only {jokers}."),
+}
+TWICE = {
+    "hand": N_("{player}'s hand lists the {card} twice; a deck has only one."),
+    "spreads": N_("{player}'s spreads lists the {card} twice; a deck has only one."),
+    "final": N_("The final spread lists the {card} twice; a deck has only one."),
+}
+# (where it was first seen, where again): hands are read before spreads, spreads before the final spread
+IN_TWO_PLACES = {
+    ("hand", "hand"): N_("The {card} appears in {first}'s hand and in {player}'s hand; a deck has only one."),
+    ("hand", "spreads"): N_("The {card} appears in {first}'s hand and in {player}'s spreads; a deck has only one."),
+    ("hand", "final"): N_("The {card} appears in {first}'s hand and in the final spread; a deck has only one."),
+    ("spreads", "spreads"): N_("The {card} appears in {first}'s spreads and in {player}'s spreads; a deck has "
+                               "only one."),
+    ("spreads", "final"): N_("The {card} appears in {first}'s spreads and in the final spread; a deck has only "
+                             "one."),
+}
+
+
+def _owner_params(owner: _Owner) -> dict[str, Any]:
+    return {} if owner.player is None else {"player": owner.player}
+
+
 @dataclass
 class _Parsed:
-    """Parsed cards with where they came from: lists of ``(field, owner text, card)``."""
+    """Parsed cards with where they came from: lists of ``(field, owner, card)``."""
 
-    held: dict[str, list[tuple[str, str, Card]]]
-    spreads: dict[str, list[list[tuple[str, str, Card]]]]
-    final_spread: list[tuple[str, str, Card]]
+    held: dict[str, list[tuple[str, _Owner, Card]]]
+    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]]
+    final_spread: list[tuple[str, _Owner, Card]]
     declarations: dict[str, Card | None]
 
-    def everywhere(self) -> Iterator[tuple[str, str, Card]]:
+    def everywhere(self) -> Iterator[tuple[str, _Owner, Card]]:
         for items in self.held.values():
             yield from items
         for spreads in self.spreads.values():
@@ -187,46 +269,36 @@ class _Parsed:
         return tuple(card for _, _, card in self.held.get(player, []))
 
 
-def _parse_one(rules: RuleSet, text: Any, field: str, owner: str) -> Card:
+def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
+    params = _owner_params(owner)
     if not isinstance(text, str):
-        raise HandError(
-            "invalid_card", f"{owner} lists {text!r}; a card is written as text, like \"10H\" or \"QD\".", field
-        )
+        raise HandError("invalid_card", NOT_TEXT[owner.kind], field, text=repr(text), **params)
     try:
         card = Card.parse(text)
     except InvalidCard:
-        shown = text if isinstance(text, str) else repr(text)
-        raise HandError(
-            "invalid_card",
-            f"{owner} lists {shown!r}, which is not a card (write it like 10H, QD, A♠).",
-            field,
-        ) from None
+        raise HandError("invalid_card", NOT_A_CARD[owner.kind], field, text=repr(text), **params) from None
     if card.declared is not None and rules.jokers and rules.joker_value_mode != "declared":
-        raise HandError(
-            "invalid_card",
-            f"{owner} declares a joker as {card.declared.pretty()}, but jokers are only declared "
-            "when the house rule joker_value_mode is 'declared'.",
-            field,
-        )
+        raise HandError("invalid_card", NOT_DECLARED[owner.kind], field, card=card.declared, **params)
     return card
 
 
 def _parse_cards(rules: RuleSet, record: HandRecord) -> _Parsed:
-    held: dict[str, list[tuple[str, str, Card]]] = {}
-    spreads: dict[str, list[list[tuple[str, str, Card]]]] = {}
+    held: dict[str, list[tuple[str, _Owner, Card]]] = {}
+    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]] = {}
     for player, hand in record.hands:
-        owner = f"{player}'s hand"
+        owner = _Owner("hand", player)
         if hand.cards is not None:
             held[player] = [
                 (f"hands.{player}.cards[{i}]", owner, _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner))
                 for i, t in enumerate(hand.cards)
             ]
+        laid = _Owner("spreads", player)
         spreads[player] = [
             [
                 (
                     f"hands.{player}.spreads[{s}][{i}]",
-                    f"{player}'s spreads",
-                    _parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", f"{player}'s spreads"),
+                    laid,
+                    _parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", laid),
                 )
                 for i, t in enumerate(spread)
             ]
@@ -235,8 +307,8 @@ def _parse_cards(rules: RuleSet, record: HandRecord) -> _Parsed:
     final = [
         (
             f"outcome.tonker_final_spread[{i}]",
-            "the final spread",
-            _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", "The final spread"),
+            FINAL,
+            _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", FINAL),
         )
         for i, t in enumerate(record.outcome.tonker_final_spread)
     ]
@@ -244,7 +316,7 @@ def _parse_cards(rules: RuleSet, record: HandRecord) -> _Parsed:
     if record.spade_bet is not None:
         for player, text in record.spade_bet.highest_spade:
             field = f"side_bets.spade.highest_spade.{player}"
-            declarations[player] = None if text is None else _parse_one(rules, text, field, f"{player}'s spade bet")
+            declarations[player] = None if text is None else _parse_one(rules, text, field, _Owner("spade", player))
     return _Parsed(held, spreads, final, declarations)
 
 
@@ -252,33 +324,30 @@ def _check_jokers(rules: RuleSet, parsed: _Parsed) -> None:
     jokers = [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
     declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
     if rules.jokers == 0 and (jokers or declared_jokers):
-        field, owner = jokers[0] if jokers else (f"side_bets.spade.highest_spade.{declared_jokers[0]}", "A spade bet")
-        raise HandError(
-            "joker_not_allowed",
-            f"{owner[0].upper()}{owner[1:]} holds a joker, but this table plays without jokers.",
-            field,
-        )
+        if jokers:
+            field, owner = jokers[0]
+            raise HandError("joker_not_allowed", NO_JOKERS[owner.kind], field, **_owner_params(owner))
+        raise HandError("joker_not_allowed", NO_JOKERS["spade"], f"side_bets.spade.highest_spade.{declared_jokers[0]}")
     if len(jokers) > rules.jokers:
         field, owner = jokers[rules.jokers]
         raise HandError(
-            "too_many_jokers",
-            f"{owner[0].upper()}{owner[1:]} shows joker number {rules.jokers + 1}; the deck has only {rules.jokers}.",
-            field,
+            "too_many_jokers", EXTRA_JOKER[owner.kind], field,
+            number=rules.jokers + 1, jokers=rules.jokers, **_owner_params(owner),
         )
 
 
 def _check_duplicates(parsed: _Parsed) -> None:
-    first_seen: dict[str, tuple[str, str]] = {}
+    first_seen: dict[str, tuple[str, _Owner]] = {}
     for field, owner, card in parsed.everywhere():
         if card.is_joker:
             continue
         key = card.identity
         if key in first_seen:
             _, first_owner = first_seen[key]
-            where = f"{owner} lists the {card.pretty()} twice" if first_owner == owner else (
-                f"The {card.pretty()} appears in {first_owner} and in {owner}"
-            )
-            raise HandError("duplicate_card", f"{where[0].upper()}{where[1:]}; a deck has only one.", field)
+            if first_owner == owner:
+                raise HandError("duplicate_card", TWICE[owner.kind], field, card=card, **_owner_params(owner))
+            params = _owner_params(owner) | {"first": first_owner.player} if first_owner.player else _owner_params(owner)
+            raise HandError("duplicate_card", IN_TWO_PLACES[(first_owner.kind, owner.kind)], field, card=card, **params)
         first_seen[key] = (field, owner)
 
 
@@ -291,25 +360,25 @@ def _check_required_hands(record: HandRecord) -> None:
             if hand is None or hand.cards is None:
                 raise HandError(
                     "missing_hand",
-                    f"{name} claims a deal tonk: enter the {name}'s dealt cards, not just a total.",
-                    f"hands.{name}",
+                    N_("{name} claims a deal tonk: enter the {name}'s dealt cards, not just a total."),
+                    f"hands.{name}", name=name,
                 )
     elif outcome.kind in ("knock", "dry_stock"):
         for name in record.players:
             if record.hand(name) is None:
-                what = "knock" if outcome.kind == "knock" else "dry stock"
                 raise HandError(
                     "missing_hand",
-                    f"A {what} is paid on every count: enter {name}'s cards or total.",
-                    f"hands.{name}",
+                    N_("A knock is paid on every count: enter {name}'s cards or total.") if outcome.kind == "knock"
+                    else N_("A dry stock is paid on every count: enter {name}'s cards or total."),
+                    f"hands.{name}", name=name,
                 )
     elif outcome.kind == "double_double":
         hand = record.hand(outcome.responder or "")
         if hand is None or hand.cards is None:
             raise HandError(
                 "missing_hand",
-                f"A double-double needs the cards {outcome.responder} still holds.",
-                f"hands.{outcome.responder}",
+                N_("A double-double needs the cards {name} still holds."),
+                f"hands.{outcome.responder}", name=outcome.responder,
             )
 
 
@@ -333,24 +402,24 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> N
             if n is not None and n != rules.hand_size:
                 raise HandError(
                     "wrong_card_count",
-                    f"{player}'s dealt hand shows {n} cards; the deal is {rules.hand_size} cards.",
-                    field,
+                    N_("{player}'s dealt hand shows {count} cards; the deal is {size} cards."),
+                    field, player=player, count=n, size=rules.hand_size,
                 )
             if hand.spreads:
                 raise HandError(
                     "wrong_card_count",
-                    f"{player} shows a laid spread, but a deal tonk ends the hand before anyone "
-                    f"plays: show only the {rules.hand_size} dealt cards.",
-                    f"hands.{player}.spreads",
+                    N_("{player} shows a laid spread, but a deal tonk ends the hand before anyone "
+                       "plays: show only the {size} dealt cards."),
+                    f"hands.{player}.spreads", player=player, size=rules.hand_size,
                 )
             continue
         if player == out_player:
             if (n is not None and n > 0) or (hand.total is not None and hand.total != 0):
-                how = {"tonk_out": "tonked out", "discard_out": "went out", "double_double": "tonked out"}[outcome.kind]
                 raise HandError(
                     "winner_has_cards",
-                    f"{player} {how}, so {player}'s hand must be empty.",
-                    field if n else f"hands.{player}",
+                    N_("{player} went out, so {player}'s hand must be empty.") if outcome.kind == "discard_out"
+                    else N_("{player} tonked out, so {player}'s hand must be empty."),
+                    field if n else f"hands.{player}", player=player,
                 )
             continue
         if n is None:
@@ -358,15 +427,15 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> N
         if n == 0:
             raise HandError(
                 "empty_hand",
-                f"{player} holds no cards, but only the player who went out can have an empty hand.",
-                field,
+                N_("{player} holds no cards, but only the player who went out can have an empty hand."),
+                field, player=player,
             )
         limit = rules.max_hand_cards(knocker=(outcome.kind == "knock" and player == outcome.knocker))
         if n > limit:
             raise HandError(
                 "too_many_cards",
-                f"{player}'s hand shows {n} cards; at most {limit} can be held at the end of a hand.",
-                field,
+                N_("{player}'s hand shows {count} cards; at most {most} can be held at the end of a hand."),
+                field, player=player, count=n, most=limit,
             )
     _check_final_turn(rules, record)
     _check_final_spread(rules, record)
@@ -383,23 +452,23 @@ def _check_final_turn(rules: RuleSet, record: HandRecord) -> None:
     if used > most:
         raise HandError(
             "too_many_cards",
-            f"{winner}'s final turn puts down {used} cards, but a turn holds at most {most}: "
-            f"{rules.hand_size} in hand and the card drawn.",
-            "outcome.final_turn",
+            N_("{player}'s final turn puts down {count} cards, but a turn holds at most {most}: "
+               "{size} in hand and the card drawn."),
+            "outcome.final_turn", player=winner, count=used, most=most, size=rules.hand_size,
         )
     if 0 < turn.spread_cards < 3:
         raise HandError(
             "wrong_card_count",
-            f"{winner}'s final turn lays new spreads of {turn.spread_cards} cards in all; a new "
-            "spread has at least 3 cards.",
-            "outcome.final_turn.spread_cards",
+            N_("{player}'s final turn lays new spreads of {count} cards in all; a new "
+               "spread has at least 3 cards."),
+            "outcome.final_turn.spread_cards", player=winner, count=turn.spread_cards,
         )
     if used < 2:
         raise HandError(
             "wrong_card_count",
-            f"{winner}'s final turn puts down {used} of its cards, but a tonk out empties a hand of "
-            "at least 2: a card kept from the turn before and the card drawn.",
-            "outcome.final_turn",
+            N_("{player}'s final turn puts down {count} of its cards, but a tonk out empties a hand of "
+               "at least 2: a card kept from the turn before and the card drawn."),
+            "outcome.final_turn", player=winner, count=used,
         )
 
 
@@ -410,9 +479,10 @@ def _check_final_spread(rules: RuleSet, record: HandRecord) -> None:
     if outcome.kind == "double_double" and len(outcome.tonker_final_spread) > most:
         raise HandError(
             "too_many_cards",
-            f"{outcome.first_tonker}'s final run lays {len(outcome.tonker_final_spread)} cards, but a "
-            f"turn holds at most {most}: {rules.hand_size} in hand and the card drawn.",
-            "outcome.tonker_final_spread",
+            N_("{player}'s final run lays {count} cards, but a "
+               "turn holds at most {most}: {size} in hand and the card drawn."),
+            "outcome.tonker_final_spread", player=outcome.first_tonker, count=len(outcome.tonker_final_spread),
+            most=most, size=rules.hand_size,
         )
 
 
@@ -430,8 +500,10 @@ def _count_hands(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> dict[st
             if hand.total is not None and hand.total != count:
                 raise HandError(
                     "total_mismatch",
-                    f"{player}'s cards ({describe_cards(cards)}) count {count}, not {hand.total}.",
-                    f"hands.{player}.total",
+                    N_("{player}'s cards ({cards}) count {count}, not {total}.") if cards
+                    else N_("{player}'s cards (no cards) count {count}, not {total}."),
+                    f"hands.{player}.total", player=player, cards=describe_cards(cards), count=count,
+                    total=hand.total,
                 )
         else:
             count = _check_total_range(rules, record, player, hand)
@@ -457,8 +529,8 @@ def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: Ha
     if not lowest <= total <= highest:
         raise HandError(
             "total_out_of_range",
-            f"{player}'s total of {total} is impossible: a hand here counts {lowest} to {highest}.",
-            f"hands.{player}.total",
+            N_("{player}'s total of {total} is impossible: a hand here counts {lowest} to {highest}."),
+            f"hands.{player}.total", player=player, total=total, lowest=lowest, highest=highest,
         )
     return total
 
@@ -472,6 +544,16 @@ def lowest_deal_total(rules: RuleSet) -> int:
 
 
 # -- 12–13: spreads ----------------------------------------------------------------------------
+# why a laid spread is refused, by the problem :func:`spread_problem` names
+BAD_SPREAD = {
+    "too_short": N_("{player}'s spread {cards} is not valid: a spread needs at least 3 cards."),
+    "too_few_real_cards": N_("{player}'s spread {cards} is not valid: a spread with a joker needs at least "
+                             "{least} real cards."),
+    "book_too_long": N_("{player}'s spread {cards} is not valid: a book has at most 4 cards."),
+    "neither": N_("{player}'s spread {cards} is not valid: the cards are neither a book (same rank) nor a run "
+                  "(consecutive ranks of one suit)."),
+}
+
 def _check_spreads(rules: RuleSet, parsed: _Parsed) -> None:
     for player, spreads in parsed.spreads.items():
         for index, spread in enumerate(spreads):
@@ -479,9 +561,8 @@ def _check_spreads(rules: RuleSet, parsed: _Parsed) -> None:
             problem = spread_problem(cards, rules)
             if problem is not None:
                 raise HandError(
-                    "invalid_spread",
-                    f"{player}'s spread {describe_cards(cards)} is not valid: {problem}.",
-                    f"hands.{player}.spreads[{index}]",
+                    "invalid_spread", BAD_SPREAD[problem], f"hands.{player}.spreads[{index}]",
+                    player=player, cards=describe_cards(cards), least=rules.min_natural_cards_per_spread,
                 )
 
 
@@ -496,7 +577,7 @@ def _check_held_spreads(rules: RuleSet, record: HandRecord, parsed: _Parsed) -> 
         if found is not None:
             raise HandError(
                 "held_spread",
-                f"{player} still holds the spread {describe_cards(found)}; at this table "
-                "spreads must be laid down.",
-                f"hands.{player}.cards",
+                N_("{player} still holds the spread {cards}; at this table "
+                   "spreads must be laid down."),
+                f"hands.{player}.cards", player=player, cards=describe_cards(found),
             )

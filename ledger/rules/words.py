@@ -5,7 +5,8 @@ placeholders and its parameters, never a finished sentence in one language.
 parameters and becomes words only when shown (``str(sentence)``), through the renderer installed
 by the language layer (:mod:`ledger.i18n.refusals`); with none installed, plain English.
 Parameters may be ``str``, ``int``, a :class:`~ledger.rules.cards.Card` (shown with its suit
-symbol), a list or tuple of names ("Dee, Rosa and Marcus"), or another :class:`Sentence`.
+symbol), :class:`Cards` (several cards side by side: "K♠ Q♥ J♦"), a list or tuple of names
+("Dee, Rosa and Marcus"), or another :class:`Sentence`.
 
 Pure domain code: standard library only.
 """
@@ -60,6 +61,21 @@ def install(renderer: Renderer) -> None:
 def render(template: str, params: Mapping[str, Any]) -> str:
     """``template`` with ``params`` in words, through the installed renderer."""
     return _renderer[0](template, params)
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards shown side by side as one parameter (``"K♠ Q♥ J♦"``), each card in the reader's
+    words (a joker named in the language). ``cards`` are :class:`~ledger.rules.cards.Card`."""
+
+    cards: tuple[Any, ...]
+
+    def pretty(self) -> str:
+        return " ".join(card.pretty() for card in self.cards)
+
+    def __str__(self) -> str:
+        # "{card}" is no catalogue sentence: each card goes through the renderer's card words
+        return " ".join(render("{card}", {"card": card}) for card in self.cards)
 
 
 @dataclass(frozen=True, slots=True)
