@@ -36,8 +36,9 @@ def choose_language() -> str:
         code = known(tag, pseudo=pseudo)
         if code:
             return code
-    best = request.accept_languages.best_match(list(LANGUAGES) + ["tl"])
-    return known(best) or SOURCE
+    offered = list(LANGUAGES) + ["tl"] + ([PSEUDO] if pseudo else [])
+    best = request.accept_languages.best_match(offered)
+    return known(best, pseudo=pseudo) or SOURCE
 
 
 def _format_locale_for(code: str) -> str:
@@ -55,6 +56,12 @@ def format_locale_now() -> str:
 def _before() -> None:
     code = choose_language()
     set_language(code, _format_locale_for(code))
+
+
+def _after(_error: BaseException | None = None) -> None:
+    """Back to the source language once the request is over (a test client runs requests in
+    the test's own context: the next request, or the test itself, starts from English)."""
+    set_language(SOURCE)
 
 
 def _vary(response: Response) -> Response:
@@ -126,6 +133,7 @@ def init_app(app: Flask) -> None:
           default_translation_directories=str(TRANSLATIONS_DIR))
     app.before_request(_before)
     app.after_request(_vary)
+    app.teardown_request(_after)
     app.context_processor(_context)
     app.jinja_env.globals.update(
         _=markup_gettext, gettext=markup_gettext, ngettext=markup_ngettext, pgettext=markup_pgettext,
