@@ -357,10 +357,12 @@
   }
 
   // -- the table's pages, kept for offline ----------------------------------------------------
-  // A copy is asked for in the page's own language (?lang=), whatever the phone's settings say;
-  // it is kept under its address without it, where static/sw.js looks for it.
+  // A copy is asked for in the page's own language (?lang=, the catalogue the page's words came
+  // from), whatever the phone's settings say; it is kept under its address without it, where
+  // static/sw.js looks for it.
   function inPageLanguage(url) {
-    var lang = document.documentElement.lang;
+    var words = document.getElementById("ui-words");
+    var lang = (words && words.getAttribute("data-lang")) || document.documentElement.lang;
     if (!lang) return url;
     return url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" + encodeURIComponent(lang);
   }

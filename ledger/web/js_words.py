@@ -107,11 +107,18 @@ def _cached(code: str) -> Words:
     return _build(code)
 
 
+def forget() -> None:
+    """Drop the words kept per language (after :func:`ledger.i18n.catalogs.forget`)."""
+    _cached.cache_clear()
+
+
 def ui_words() -> Words:
     """Every word the scripts use, in the current language (kept once per language)."""
     return _cached(current_language())
 
 
 @bp.app_context_processor
-def _words_context() -> dict[str, Words]:
-    return {"ui_words": ui_words()}
+def _words_context() -> dict[str, Words | str]:
+    """``ui_words``, and ``ui_language``: the catalogue code they are in (``en-XA`` for the
+    pseudo language, whose pages say ``lang="en"``), for the copies a phone keeps offline."""
+    return {"ui_words": ui_words(), "ui_language": current_language()}
