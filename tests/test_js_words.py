@@ -15,6 +15,7 @@ from ledger import create_app
 from ledger.i18n import LANGUAGES, PSEUDO, use_language
 from ledger.web import js_words
 import words_catalogues
+from test_pseudo_pages import catalogue_template_is_current
 
 SAMPLES = list(range(0, 230)) + [1_000, 1_000_000, 2_000_000]
 
@@ -66,6 +67,7 @@ def test_english_words_are_the_source_sentences() -> None:
 
 
 def test_in_the_pseudo_language_no_script_word_is_english(database_url: str) -> None:
+    catalogue_template_is_current()
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
                       "I18N_PSEUDO": True})
     try:

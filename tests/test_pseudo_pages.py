@@ -165,8 +165,19 @@ def lang(path: str) -> str:
     return path + ("&" if "?" in path else "?") + f"lang={PSEUDO}"
 
 
+def catalogue_template_is_current() -> None:
+    """The pseudo language is made from ledger/translations/messages.pot: a template extracted
+    before these pages' sentences were wrapped would leave them all in English."""
+    pot = (REPO / "ledger" / "translations" / "messages.pot").read_text(encoding="utf-8")
+    for sentence in ("Log of every change", "Hand {number}: how did it end?", "Kept on this phone; sending them in order."):
+        if f'msgid "{sentence}"' not in pot:
+            pytest.fail(f"ledger/translations/messages.pot lacks {sentence!r}: extract the sentences again "
+                        "(make translations) before reading pages in the pseudo language")
+
+
 @pytest.fixture
 def pseudo_app(database_url: str) -> Iterator[Any]:
+    catalogue_template_is_current()
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
                       "I18N_PSEUDO": True})
     yield app

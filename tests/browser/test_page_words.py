@@ -18,6 +18,7 @@ from ledger.i18n import LANGUAGES, PSEUDO, use_language
 from ledger.i18n.pseudo import pseudo
 from ledger.web import js_words
 import words_catalogues
+from test_pseudo_pages import catalogue_template_is_current
 
 pytestmark = pytest.mark.browser
 
@@ -27,6 +28,7 @@ COUNTS = list(range(0, 112)) + [1_000, 1_000_000, 3_000_000]
 @pytest.fixture
 def app(database_url: str) -> Iterator[Any]:
     """The app with the pseudo language (``?lang=en-XA``) switched on."""
+    catalogue_template_is_current()
     app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
                       "I18N_PSEUDO": True})
     yield app
