@@ -3,6 +3,37 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The words the scripts show, in the page's language: ledger/web/js_words.py puts them in
+  // every page as JSON (#ui-words). tonkWords("hand_kept", {number: 4}) fills the named
+  // placeholders; a counted entry holds one form per plural category of the language and is
+  // chosen for params.count with Intl.PluralRules. An unknown key comes back as itself.
+  var words = null;
+  var plurals = null;
+  function lexicon() {
+    if (words) return words;
+    var node = document.getElementById("ui-words");
+    try { words = node ? JSON.parse(node.textContent) : {}; } catch (e) { words = {}; }
+    return words;
+  }
+  function pluralCategory(count) {
+    try {
+      plurals = plurals || new Intl.PluralRules(document.documentElement.lang || "en");
+      return plurals.select(Number(count));
+    } catch (e) {
+      return Number(count) === 1 ? "one" : "other";
+    }
+  }
+  window.tonkWords = function (key, params) {
+    var entry = lexicon()[key];
+    var given = params || {};
+    if (entry && typeof entry === "object") entry = entry[pluralCategory(given.count)] || entry.other;
+    if (typeof entry !== "string") return key;
+    return entry.replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(given, name) ? String(given[name]) : whole;
+    });
+  };
+  var t = window.tonkWords;
+
   function ready(fn) {
     if (document.readyState !== "loading") fn();
     else document.addEventListener("DOMContentLoaded", fn);
@@ -22,7 +53,7 @@
     // region that live.js swaps in work too.
     function copied(button) {
       if (!button.dataset.label) button.dataset.label = button.textContent;
-      button.textContent = "Copied ✓";
+      button.textContent = t("copied");
       setTimeout(function () { button.textContent = button.dataset.label; }, 1600);
     }
     function copy(text, input, button) {
@@ -153,7 +184,7 @@
           out.textContent = "";
           if (checked.length) {
             var strong = document.createElement("strong");
-            strong.textContent = points + (points === 1 ? " pt" : " pts");
+            strong.textContent = t("points", { count: points });
             out.appendChild(document.createTextNode(names.join(" ") + " · "));
             out.appendChild(strong);
           }
@@ -167,7 +198,7 @@
             label.classList.toggle("taken", !!takenElsewhere);
             if (takenElsewhere) {
               var who = holder.querySelector(".hand-name");
-              label.title = (who ? who.textContent : "Another player") + " has this card";
+              label.title = who ? t("card_held_by", { name: who.textContent }) : t("card_held_by_another");
             } else {
               label.removeAttribute("title");
             }

@@ -15,6 +15,8 @@
     else document.addEventListener("DOMContentLoaded", fn);
   }
 
+  function t(key, params) { return window.tonkWords ? window.tonkWords(key, params) : key; }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -45,16 +47,16 @@
     function renderSummary(data) {
       box.textContent = "";
       if (!data.ok) {
-        box.appendChild(el("p", "hint", "Fix the house rule marked above to see what these rules pay."));
+        box.appendChild(el("p", "hint", t("rules_fix_first")));
         return;
       }
       var n = data.changes.length;
-      box.appendChild(el("p", "meta", data.title + (n ? ", with " + n + " house change" + (n === 1 ? "" : "s") : "")));
+      box.appendChild(el("p", "meta", n ? t("preset_with_changes", { preset: data.title, count: n }) : data.title));
       if (n) {
         var changes = el("ul", "hr-changes");
         data.changes.forEach(function (c) {
           var li = el("li");
-          li.appendChild(el("strong", "", c.label + ":"));
+          li.appendChild(el("strong", "", t("rule_label", { label: c.label })));
           li.appendChild(document.createTextNode(" " + c.value));
           changes.appendChild(li);
         });
@@ -118,7 +120,7 @@
         control.classList.toggle("is-changed", !!changed[control.getAttribute("data-control")]);
       });
       var badge = form.querySelector("[data-hr-count]");
-      if (badge) badge.textContent = changes.length ? changes.length + " changed" : "as the preset";
+      if (badge) badge.textContent = changes.length ? t("rules_changed", { count: changes.length }) : t("as_the_preset");
     }
 
     function ask() {
@@ -184,12 +186,12 @@
           var option = menu.options[menu.selectedIndex];
           if (!option || !option.value) return;
           points += parseInt(option.getAttribute("data-points") || "0", 10);
-          names.push("Joker " + option.textContent.trim().replace(/ \(.*\)$/, ""));
+          names.push(t("joker_as", { card: option.textContent.trim().replace(/ \(.*\)$/, "") }));
         });
         out.textContent = "";
         if (names.length) {
           out.appendChild(document.createTextNode(names.join(" ") + " · "));
-          out.appendChild(el("strong", "", points + (points === 1 ? " pt" : " pts")));
+          out.appendChild(el("strong", "", t("points", { count: points })));
         }
       }
       entry.addEventListener("change", recount);

@@ -8,15 +8,27 @@
 
   var STALE_AFTER = 3; // failed polls in a row before the page says it is offline
 
+  function t(key, params) { return window.tonkWords ? window.tonkWords(key, params) : key; }
+
+  // Times are written the page's language's way; the phone's own regional habits (24-hour
+  // clock, day names) are kept when the phone reads that language anyway.
+  function locales() {
+    var page = (document.documentElement.lang || "").toLowerCase();
+    var mine = (navigator.language || "").toLowerCase();
+    if (!page || mine === page || mine.split("-")[0] === page) return [];
+    return [page];
+  }
+
   function localTimes(root) {
+    var wanted = locales();
     root.querySelectorAll("time[data-local]").forEach(function (node) {
       var when = new Date(node.getAttribute("datetime"));
       if (isNaN(when.getTime())) return;
       var today = new Date().toDateString() === when.toDateString();
-      node.textContent = when.toLocaleString([], today
+      node.textContent = when.toLocaleString(wanted, today
         ? { hour: "numeric", minute: "2-digit" }
         : { weekday: "short", hour: "numeric", minute: "2-digit" });
-      node.title = when.toLocaleString();
+      node.title = when.toLocaleString(wanted);
     });
   }
 
@@ -37,7 +49,7 @@
 
     document.documentElement.classList.add("live-on");
     if (refresh) refresh.hidden = true;
-    say("Live", "ok");
+    say(t("live"), "ok");
 
     function say(text, state) {
       if (!status) return;
@@ -120,11 +132,11 @@
           // must be fetched again)
           if (apply(answer.body)) etag = answer.tag;
         }
-        say("Live", "ok");
+        say(t("live"), "ok");
       }).catch(function () {
         failures += 1;
         if (stopped || failures >= STALE_AFTER) {
-          say(stopped ? "Not live" : "Offline, retrying…", "off");
+          say(stopped ? t("not_live") : t("offline_retrying"), "off");
           if (refresh) refresh.hidden = false;
         }
       }).then(function () {

@@ -19,6 +19,7 @@
   var PAGES = "tonk-pages-v2"; // the names static/sw.js uses (a new name drops the old copies)
   var STATIC = "tonk-static-v2";
   var RETRY_MS = 10000;
+  var OFFLINE_PAGE = "/offline-page"; // the offline page in the page's language, for static/sw.js
   var script = document.currentScript;
   var sending = false;
 
@@ -55,6 +56,7 @@
   function deleteItem(id) { return withStore("readwrite", function (store) { return store["delete"](id); }); }
 
   // -- helpers --------------------------------------------------------------------------------
+  function t(key, params) { return window.tonkWords ? window.tonkWords(key, params) : key; }
   function field(fields, name) {
     for (var i = 0; i < fields.length; i++) if (fields[i][0] === name) return fields[i][1];
     return null;
@@ -91,7 +93,7 @@
         csrf: (saveForm.querySelector("input[name=csrf_token]") || {}).value || "",
         fields: fields,
         number: number,
-        title: title ? title.textContent.trim() : "Hand",
+        title: title ? title.textContent.trim() : t("hand"),
         status: "waiting",
         message: "",
         created: new Date().toISOString()
@@ -102,7 +104,7 @@
           return;
         }
         // no service worker (a plain-http address on the Wi-Fi): stay here, the hand is kept
-        say(["Hand " + number + " is kept on this phone and sent when the connection returns."]);
+        say([t("hand_kept", { number: number })]);
         return render();
       });
     });
@@ -245,8 +247,7 @@
 
   function refuse(item, answer, blocked) {
     item.status = "refused";
-    item.message = (answer.data && answer.data.message) ||
-      "The server did not take this hand (" + answer.status + "). Open it, check it and save it again.";
+    item.message = (answer.data && answer.data.message) || t("hand_not_taken", { status: answer.status });
     blocked[item.session] = true;
     return putItem(item).then(function () { return true; });
   }
@@ -303,21 +304,19 @@
       var badge = document.createElement("span");
       badge.className = "badge badge-waiting";
       badge.setAttribute("role", "status");
-      badge.textContent = waiting + " waiting to send";
+      badge.textContent = t("waiting", { count: waiting });
       title.appendChild(badge);
       if (refused) {
         var stopped = document.createElement("span");
         stopped.className = "badge badge-refused";
-        stopped.textContent = refused === 1 ? "1 needs a look" : refused + " need a look";
+        stopped.textContent = t("need_look", { count: refused });
         title.appendChild(document.createTextNode(" "));
         title.appendChild(stopped);
       }
       box.appendChild(title);
       var hint = document.createElement("p");
       hint.className = "hint";
-      hint.textContent = navigator.onLine
-        ? "Kept on this phone; sending them in order."
-        : "Kept on this phone; they are sent in order when the connection returns.";
+      hint.textContent = navigator.onLine ? t("queue_sending") : t("queue_waiting");
       box.appendChild(hint);
       var list = document.createElement("ul");
       list.className = "queue-list";
@@ -327,7 +326,7 @@
         row.setAttribute("data-queue-number", String(item.number));
         var head = document.createElement("p");
         head.className = "queue-head";
-        head.textContent = "Hand " + item.number + " · " + item.title;
+        head.textContent = t("queue_item", { number: item.number, title: item.title });
         row.appendChild(head);
         if (item.status === "refused") {
           var message = document.createElement("p");
@@ -338,15 +337,15 @@
           var fix = document.createElement("a");
           fix.className = "btn btn-small";
           fix.href = fixUrl(item);
-          fix.textContent = "Fix and save hand " + item.number;
+          fix.textContent = t("fix_hand", { number: item.number });
           fix.addEventListener("click", function () { deleteItem(item.id); });
           row.appendChild(fix);
           var drop = document.createElement("button");
           drop.type = "button";
           drop.className = "btn btn-small btn-danger";
-          drop.textContent = "Discard hand " + item.number;
+          drop.textContent = t("discard_hand", { number: item.number });
           drop.addEventListener("click", function () {
-            if (!window.confirm("Discard this kept hand? It was never recorded.")) return;
+            if (!window.confirm(t("discard_confirm"))) return;
             deleteItem(item.id).then(render).then(flush);
           });
           row.appendChild(drop);
@@ -358,6 +357,39 @@
   }
 
   // -- the table's pages, kept for offline ----------------------------------------------------
+  // A copy is asked for in the page's own language (?lang=, the catalogue the page's words came
+  // from), whatever the phone's settings say; it is kept under its address without it, where
+  // static/sw.js looks for it.
+  function inPageLanguage(url) {
+    var words = document.getElementById("ui-words");
+    var lang = (words && words.getAttribute("data-lang")) || document.documentElement.lang;
+    if (!lang) return url;
+    return url + (url.indexOf("?") < 0 ? "?" : "&") + "lang=" + encodeURIComponent(lang);
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"]/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c];
+    });
+  }
+
+  // The page static/sw.js shows for an address that has no copy, in this page's language.
+  function keepOfflinePage() {
+    if (!window.caches) return Promise.resolve();
+    var sheet = document.querySelector('link[rel=stylesheet][href*="app.css"]');
+    var html = '<!doctype html><html lang="' + escapeHtml(document.documentElement.lang || "en") + '">' +
+      '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+      "<title>" + escapeHtml(t("offline_title")) + "</title>" +
+      '<link rel="stylesheet" href="' + escapeHtml(sheet ? sheet.getAttribute("href") : "/static/app.css") + '">' +
+      '</head><body><main id="main"><section class="panel">' +
+      "<h1>" + escapeHtml(t("offline_heading")) + "</h1><p>" + escapeHtml(t("offline_text")) + "</p>" +
+      '<p><a class="btn btn-block" href="/">' + escapeHtml(t("offline_home")) + "</a></p></section></main></body></html>";
+    return caches.open(PAGES).then(function (cache) {
+      return cache.put(new URL(OFFLINE_PAGE, location.href).href,
+        new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+    }).catch(function () {});
+  }
+
   function keepTablePages() {
     var outcomes = document.querySelector("form[data-offline-outcomes]");
     if (!outcomes || !window.caches) return Promise.resolve();
@@ -374,7 +406,7 @@
     });
     return caches.open(PAGES).then(function (cache) {
       return Promise.all(urls.map(function (url) {
-        return fetch(url, {
+        return fetch(inPageLanguage(url), {
           credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" }
         }).then(function (response) {
           if (response.ok) return cache.put(new URL(url, location.href).href, response);
@@ -393,6 +425,7 @@
     if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
       ready = navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" })
         .then(function () { return navigator.serviceWorker.ready; })
+        .then(function () { return keepOfflinePage(); })
         .then(function () { return navigator.onLine ? keepTablePages() : undefined; })
         .catch(function () {});
     }

@@ -35,7 +35,7 @@
       var row = last.cloneNode(true);
       var label = row.querySelector(".seat-label");
       label.setAttribute("for", key);
-      label.textContent = "Seat " + (i + 1);
+      label.textContent = window.tonkWords ? window.tonkWords("seat", { number: i + 1 }) : String(i + 1);
       var input = row.querySelector("input[type=text]");
       input.id = key;
       input.name = key;

@@ -14,6 +14,9 @@ var PAGES = "tonk-pages-v2";
 var STATIC = "tonk-static-v2";
 var KEEP = [PAGES, STATIC];
 
+/* For an address with no copy: the offline page a page of the app wrote into PAGES in its own
+   language (offline-queue.js, from the words of ledger/web/js_words.py), else this English one. */
+var OFFLINE_KEY = "/offline-page";
 var OFFLINE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
   '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Offline · Tonk Ledger</title>' +
   '<link rel="stylesheet" href="/static/app.css"></head><body><main id="main"><section class="panel">' +
@@ -69,12 +72,21 @@ function fromNetworkRetrying(request, attempt) {
   });
 }
 
+function offlinePage(cache) {
+  return cache.match(self.location.origin + OFFLINE_KEY).then(function (written) {
+    return written ? written.text() : OFFLINE_PAGE;
+  }).then(function (html) {
+    return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  });
+}
+
 function fromNetworkOrCopy(request, key) {
   return fromNetworkRetrying(request, 0).catch(function () {
-    return caches.open(PAGES).then(function (cache) { return key ? cache.match(key) : undefined; })
-      .then(function (kept) {
-        return kept || new Response(OFFLINE_PAGE, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    return caches.open(PAGES).then(function (cache) {
+      return (key ? cache.match(key) : Promise.resolve(undefined)).then(function (kept) {
+        return kept || offlinePage(cache);
       });
+    });
   });
 }
 

@@ -4,6 +4,19 @@
 (function () {
   "use strict";
   var body = document.body;
+  // A hand saved, corrected, restored or counted again: the form that sends it leaves a mark
+  // for the page that answers, which buzzes if it brings a success message (in any language).
+  var MARK = "tonk-buzz";
+  var marked = false;
+  try {
+    marked = sessionStorage.getItem(MARK) === "1";
+    sessionStorage.removeItem(MARK);
+  } catch (e) { /* storage off: no buzz */ }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-offline-save], form.restore-form, form.redo-form")) return;
+    try { sessionStorage.setItem(MARK, "1"); } catch (e) { /* storage off: no buzz */ }
+  });
   // After a correction the page opens at the corrected hand (#hand-4): its message goes there
   // too (first thing in that hand's row), instead of staying at the top, out of sight; the
   // page's scroll-padding keeps it below the sticky bar.
@@ -30,8 +43,5 @@
   document.addEventListener("visibilitychange", keepAwake);
   keepAwake();
 
-  var saved = document.querySelector(".flash-success");
-  if (saved && /recorded|counts again|restored|corrected/.test(saved.textContent) && navigator.vibrate) {
-    navigator.vibrate(40);
-  }
+  if (marked && document.querySelector(".flash-success") && navigator.vibrate) navigator.vibrate(40);
 })();
