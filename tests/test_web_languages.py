@@ -110,7 +110,7 @@ def night_scenario(app: Any, lang: str) -> dict[str, Any]:
         "news": state.get_json()["news"],
         "seat_flashes": seat_flashes,
         "log_titles": texts(log, r'<strong class="event-title">(.*?)</strong>'),
-        "log_labels": texts(log, r'<span class="change-label">(.*?):</span>'),
+        "log_labels": texts(log, r'<span class="change-label">(.*?):?</span>'),
     }
 
 

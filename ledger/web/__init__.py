@@ -27,8 +27,8 @@ csrf = CSRFProtect()
 
 
 def init_app(app: Flask) -> None:
+    language.init_app(app)  # first: a refusal by the CSRF check is in the reader's language too
     csrf.init_app(app)
-    language.init_app(app)
     from ledger.api import bp as api_bp
 
     csrf.exempt(api_bp)  # the JSON API authenticates by bearer token, not cookies
