@@ -264,25 +264,29 @@ def import_club() -> Any:
 @bp.get("/clubs/<club_id>/statements/<int(min=1, max=2147483647):member_id>.pdf")
 def club_statement_pdf(club_id: str, member_id: int) -> Any:
     """A member's season statement PDF for the period (``from``, ``to``, ``last`` as for the
-    standings; any club role); 404 ``member_not_found``."""
+    standings; any club role), in the member's language when they have one, else the request's;
+    404 ``member_not_found``."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
+    from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_season_statement
 
     club, _actor = club_authorised(club_id)
     db = get_session()
     member = roster.get_member(db, club, member_id)
     report = season_report(db, club, _period())
-    return pdf_response(render_season_statement(report, member.name), f"{club.name}-{member.name}.pdf")
+    language, locale = season_language(member)
+    return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
+                        f"{club.name}-{member.name}.pdf")
 
 
 @bp.get("/clubs/<club_id>/summary.pdf")
 def club_summary_pdf(club_id: str) -> Any:
     """The club summary PDF for the period: standings, cumulative net chart, balances, plan."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
+    from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)
     report = season_report(get_session(), club, _period())
-    return pdf_response(render_club_summary(report), f"{club.name}.pdf")
+    language, locale = season_language(None)
+    return pdf_response(render_club_summary(report, language=language, locale=locale), f"{club.name}.pdf")

@@ -90,7 +90,7 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
     from flask import abort
 
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
+    from ledger.downloads import pdf_response, season_language
     from ledger.night import NightError
     from ledger.statements.season import render_season_statement
 
@@ -102,16 +102,20 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
         abort(404)
     period, _typed, _errors = read_period(request.args)
     report = season_report(db, club, period)
-    return pdf_response(render_season_statement(report, member.name), f"{club.name}-{member.name}.pdf")
+    language, locale = season_language(member)  # the member's language, else this phone's
+    return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
+                        f"{club.name}-{member.name}.pdf")
 
 
 @bp.get("/c/<club_id>/summary.pdf")
 def club_summary(club_id: str) -> Any:
     """The club summary PDF for the period (all time by default) for any club role."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
+    from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)
     period, _typed, _errors = read_period(request.args)
-    return pdf_response(render_club_summary(season_report(get_session(), club, period)), f"{club.name}.pdf")
+    language, locale = season_language(None)
+    return pdf_response(render_club_summary(season_report(get_session(), club, period), language=language,
+                                            locale=locale), f"{club.name}.pdf")
