@@ -12,7 +12,8 @@ from typing import Any, Mapping
 
 from babel.lists import format_list
 
-from ledger.i18n.languages import SOURCE
+from ledger.i18n.languages import PSEUDO, SOURCE
+from ledger.i18n.pseudo import pseudo
 from ledger.i18n.translate import current_language, format_locale, gettext, pgettext
 from ledger.rules import words
 from ledger.rules.cards import Card
@@ -32,6 +33,8 @@ def names_text(names: list[Any] | tuple[Any, ...]) -> str:
     items = [str(localised(n)) for n in names]
     if current_language() == SOURCE or len(items) < 2:
         return words.join_english(items)
+    if current_language() == PSEUDO:  # joined as in English, its "and" in look-alike letters like its sentences
+        return ", ".join(items[:-1]) + " " + pseudo("and") + " " + items[-1]
     return format_list(items, locale=format_locale())
 
 

@@ -135,7 +135,7 @@ def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:
     fig_w = max([text_width(f, size, bold=True) for f in set(figures)]
                 + [text_width(w, size, bold=True) for w in last_words]) + 12
     num_w = max(text_width(str(max((h.number for h in statement.hands), default=0)), size, bold=True),
-                text_width(heads[0], size, bold=True)) + 12
+                min(text_width(heads[0], size, bold=True), 12 * mm)) + 12  # a long heading wraps
     col_widths = [num_w, width - num_w - 2 * fig_w, fig_w, fig_w]
     rows: list[list[object]] = [[text(heads[0], st.head_right), text(heads[1], st.head),
                                  text(heads[2], st.head_right), text(heads[3], st.head_right)]]

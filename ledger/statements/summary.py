@@ -284,7 +284,7 @@ def _hand_table(
 
     num_w = stringWidth(str(max(h.number for h in report.hands)), BOLD, size) + pad + 2
     heads = [pgettext("hand number column", "#"), _("Dealer"), _("Outcome"), _("Winner(s)")]
-    num_w = max(num_w, text_width(heads[0], size, bold=True) + pad)
+    num_w = max(num_w, min(text_width(heads[0], size, bold=True) + pad, 12 * mm))  # a long heading wraps
     winners = [_winners(h) for h in report.hands]
     columns = [
         text_column(heads[1], [short(h.dealer) for h in report.hands]),
