@@ -365,3 +365,17 @@ def test_lao_and_malayalam_sentences_are_embedded_in_their_fonts_and_read_back(
     payer, payee = report.settlement[0].payer, report.settlement[0].payee
     pays = SENTENCES[lang]["{payer} pays {payee} {amount}"].split("{payer}")[1].split("{payee}")[0].strip()
     assert pays in text and payer in text and payee in text
+
+
+def test_the_phone_pages_pdf_links_take_lang_too(pseudo_app: Any) -> None:
+    """The phone's own PDF routes (``/s/<id>/…pdf``) choose the language as the API's do."""
+    client = pseudo_app.test_client()
+    night = make_night(client, hands=2)
+    phone = pseudo_app.test_client()
+    assert phone.get(re.sub(r"^https?://[^/]+", "", night["links"]["host"])).status_code == 302
+    for path in ("summary.pdf", "statements/2.pdf", "statements.pdf"):
+        response = phone.get(f"/s/{night['id']}/{path}?lang=en-XA")
+        assert response.status_code == 200 and response.mimetype == "application/pdf", path
+        assert pseudo("Running balance") in flat(pdf_text(response.data)), path
+        english = phone.get(f"/s/{night['id']}/{path}?lang=en")
+        assert "Running balance" in flat(pdf_text(english.data)), path
