@@ -26,7 +26,7 @@ from ledger import create_app
 from ledger.clubs.season import ClubPaymentLine, SeasonReport
 from ledger.clubs.standings import NightLine, Period, Standing
 from ledger.db import get_session
-from ledger.i18n import PSEUDO, use_language
+from ledger.i18n import PSEUDO, gettext, use_language
 from ledger.i18n import catalogs
 from ledger.i18n.pseudo import pseudo
 from ledger.money import format_minor
@@ -60,7 +60,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def english_left(text: str, allowed: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
+def english_left(text: str, allowed: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """The plain ASCII words of ``text`` that are neither allowed nor a catalogue sentence's."""
     words = _WORD.findall(_PATH.sub(" ", text))
     return sorted({w for w in words if w not in ALLOWED and w not in BABEL_WORDS and w not in allowed})
@@ -69,9 +69,7 @@ def english_left(text: str, allowed: set[str] = frozenset()) -> list[str]:  # ty
 @pytest.fixture(scope="module", autouse=True)
 def pseudo_catalogue_has_the_pdf_sentences() -> None:
     with use_language(PSEUDO):
-        from ledger.i18n import _
-
-        shown = _("Running balance")
+        shown = gettext("Running balance")
     assert shown == pseudo("Running balance"), (
         "ledger/translations/messages.pot lacks the PDF sentences: regenerate it with "
         "pybabel extract -F babel.cfg -k N_ -k pgettext:1c,2 --no-location -o ledger/translations/messages.pot .")
