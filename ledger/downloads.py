@@ -10,7 +10,13 @@ void, correction, payment and close writes one) plus what was asked for, so a se
 of an unchanged night is served from memory. A render that takes longer than ``PDF_TIMEOUT``
 seconds, or a download while ``PDF_WAITERS`` others already wait, is 503 ``pdf_busy`` (with
 ``Retry-After``); the render goes on and asking again is answered from the cache. File names read ``<night name>-<date>.pdf`` in any script, sent as RFC 6266
-``filename*`` with an ASCII fallback.
+``filename*`` with an ASCII fallback; the name is the same in every language.
+
+Each PDF is written in the reader's language: the request's (:mod:`ledger.web.language`:
+``?lang=``, the ``lang`` cookie, ``Accept-Language``), with money and dates in its Babel locale.
+The language code and the locale go to the worker with the job (a worker process has no
+request), which renders inside ``use_language``; both are part of the cache key, so a PDF in
+one language is never served for a request in another.
 """
 from __future__ import annotations
 
@@ -24,8 +30,8 @@ from flask import Response, current_app
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from ledger.i18n import LANGUAGES, N_, PSEUDO, SOURCE, current_language, known
 from ledger.models import AuditEvent, GameSession, Hand
-from ledger.i18n import N_
 from ledger.night import NightError
 from ledger.night_reads import report_source
 from ledger.render_pool import Busy, pool
@@ -61,7 +67,7 @@ class PdfCache:
             self._items[key] = item
             self._size += len(item[0])
             while self._size > self.limit and len(self._items) > 1:
-                _, (old, _name) = self._items.popitem(last=False)
+                _key, (old, _name) = self._items.popitem(last=False)
                 self._size -= len(old)
 
 
@@ -76,9 +82,30 @@ def night_version(db: Session, night: GameSession) -> tuple[int, int]:
     return int(last or 0), int(hands or 0)
 
 
+def locale_for(language: str) -> str:
+    """The Babel locale of money and dates in ``language`` (a catalogue code): the language's
+    own (``"tr_TR"``), the app's ``LOCALE`` for English and the pseudo language."""
+    known = LANGUAGES.get(language)
+    if known is None or language in (SOURCE, PSEUDO):
+        return str(current_app.config.get("LOCALE", "en_US"))
+    return known.format_locale
+
+
+def season_language(member: object | None) -> tuple[str, str]:
+    """``(language, locale)`` of a club's season PDF: the member's own language when they have
+    one (``ClubMember.language``, a catalogue code, added by migration 0006), else the request's;
+    the locale as :func:`locale_for`. ``member`` None: the request's (the club summary)."""
+    language = known(getattr(member, "language", None)) or current_language()
+    return language, locale_for(language)
+
+
 def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | None = None,
-                  locale: str = "en_US", recovery_code: str = "") -> tuple[bytes, str]:
+                  locale: str | None = None, recovery_code: str = "",
+                  language: str | None = None) -> tuple[bytes, str]:
     """``(pdf bytes, file name)`` of ``kind`` ("summary", "statement" with ``seat``, "pack").
+
+    Written in ``language`` (a catalogue code; the request's language when None) with money and
+    dates in ``locale`` (a Babel locale; the language's, see :func:`locale_for`, when None).
 
     ``recovery_code`` is given only for the host's own download: the summary (alone or at the
     head of the pack) then prints it. Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
@@ -89,9 +116,11 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
     """
     seats = len(seat_order(night))  # the seated, then those who left (statements "as of hand N")
     if kind == "statement" and (seat is None or not 1 <= seat <= seats):
-        raise NightError(404, "seat_not_found",
-                         N_("This night has seats 1 to {seats}; there is no seat {seat}."), "seat", seats=seats, seat=seat)
-    key = (night.id, kind, seat, locale, recovery_code, *night_version(db, night))
+        raise NightError(404, "seat_not_found", N_("This night has seats 1 to {seats}; there is no seat {seat}."),
+                         "seat", None, seats=seats, seat=seat)
+    language = language or current_language()
+    locale = locale or locale_for(language)
+    key = (night.id, kind, seat, language, locale, recovery_code, *night_version(db, night))
     db.commit()  # no transaction stays open while the request waits for a render
     cached = CACHE.get(key)
     if cached is not None:
@@ -104,7 +133,7 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
         db.commit()
         if recovery_code:
             source = dataclasses.replace(source, recovery_code=recovery_code)
-        return kind, source, seat, locale
+        return kind, source, seat, locale, language
 
     try:
         return pool().render(key, render, report_to_render, keep=lambda item: CACHE.put(key, item),

@@ -3,6 +3,13 @@
 CSV text cells that a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``,
 ``@``, tab or carriage return) are prefixed with ``'``; amounts are written as plain integers
 of minor units plus a decimal column in the session's currency.
+
+Languages (issue 10): the header row is the files' machine contract and stays the same English
+identifiers in every language (``hand``, ``amount_minor``, ``amount_USD``, ``<player> (minor
+units)``...): spreadsheets' formulas, scripts and the tests read columns by these names, and a
+header that changed with the phone's language would break them. What a person reads in the
+cells follows the reader's language: the ``description`` of each hand is the engine's sentence
+put into words in the request's language. Codes (``status``, ``outcome``, ``action``) stay codes.
 """
 from __future__ import annotations
 

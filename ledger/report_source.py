@@ -6,6 +6,9 @@ the figures the night keeps (:mod:`ledger.figures`); decoding the hands and desc
 (:meth:`ReportSource.shape`) is the costly part, and runs where the PDF renders, in a worker of
 :mod:`ledger.render_pool`, not on a request thread. Pure domain code: standard library and the
 rules engine only. Amounts are ``int`` minor units.
+
+The outcome texts and rules lines are the engine's words, put into the current language when the
+report is shaped (the worker renders inside ``use_language``); this module has no words of its own.
 """
 from __future__ import annotations
 
@@ -57,7 +60,7 @@ class ReportSource:
             lines.append(HandLine(
                 number=number,
                 dealer=dealer,
-                outcome_text=str(describe_hand(entry.get("outcome", {}), result)),  # in the render's language
+                outcome_text=str(describe_hand(entry.get("outcome", {}), result)),  # words of the render's language
                 winners=tuple(result.get("winners", [])),
                 amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},  # seated at that hand
                 redeal=bool(redeal),
@@ -68,6 +71,6 @@ class ReportSource:
             name=self.name, currency=self.currency, stake_minor=self.stake_minor, preset=rules.preset,
             created_at=self.created_at, timezone=self.timezone, players=self.players, hands=tuple(lines),
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
-            payments=self.payments, rules_lines=tuple(line.text for line in rule_lines(rules)),
+            payments=self.payments, rules_lines=tuple(str(line.text) for line in rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
         )

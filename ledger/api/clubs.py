@@ -293,35 +293,29 @@ def import_club() -> Any:
 @bp.get("/clubs/<club_id>/statements/<int(min=1, max=2147483647):member_id>.pdf")
 def club_statement_pdf(club_id: str, member_id: int) -> Any:
     """A member's season statement PDF for the period (``from``, ``to``, ``last`` as for the
-    standings; any club role), in the member's ``language`` when one is set, else the reader's
-    (``Accept-Language``); 404 ``member_not_found``."""
-    from contextlib import nullcontext
-
-    from flask import current_app
-
+    standings; any club role), in the member's language when they have one, else the request's;
+    404 ``member_not_found``."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
-    from ledger.i18n import format_locale, use_language
+    from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_season_statement
 
     club, _actor = club_authorised(club_id)
     db = get_session()
     member = roster.get_member(db, club, member_id)
     report = season_report(db, club, _period())
-    statement_language = member.language or None  # None: the reader's language
-    with use_language(statement_language) if statement_language else nullcontext():
-        pdf = render_season_statement(report, member.name,
-                                      locale=format_locale(current_app.config.get("LOCALE", "en_US")))
-    return pdf_response(pdf, f"{club.name}-{member.name}.pdf")
+    language, locale = season_language(member)
+    return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
+                        f"{club.name}-{member.name}.pdf")
 
 
 @bp.get("/clubs/<club_id>/summary.pdf")
 def club_summary_pdf(club_id: str) -> Any:
     """The club summary PDF for the period: standings, cumulative net chart, balances, plan."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
+    from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)
     report = season_report(get_session(), club, _period())
-    return pdf_response(render_club_summary(report), f"{club.name}.pdf")
+    language, locale = season_language(None)
+    return pdf_response(render_club_summary(report, language=language, locale=locale), f"{club.name}.pdf")

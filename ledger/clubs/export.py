@@ -7,6 +7,10 @@ stored (every hand version as entered and as scored, the night's payments and hi
 as which member, what it carried), the club's payments and its history. Tokens and codes are not in it: :func:`import_club` gives the club and
 each night new ones. Balances, standings and statements computed from an imported club equal
 the original's, since they are computed from exactly these rows. Amounts are int minor units.
+
+The CSV header rows are machine identifiers (``member_id``, ``net_minor``, ``net_EUR``...) and
+stay English in every language, as in :mod:`ledger.export`: scripts and spreadsheets read the
+columns by these names. Their cells hold names, codes and figures, no sentences.
 """
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ def names_text(names: list[Any] | tuple[Any, ...]) -> str:
     items = [str(localised(n)) for n in names]
     if current_language() == SOURCE or len(items) < 2:
         return words.join_english(items)
-    if current_language() == PSEUDO:  # the English list, its "and" in look-alike letters
+    if current_language() == PSEUDO:  # joined as in English, its "and" in look-alike letters like its sentences
         return ", ".join(items[:-1]) + " " + pseudo("and") + " " + items[-1]
     return format_list(items, locale=format_locale())
 

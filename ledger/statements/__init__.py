@@ -3,7 +3,9 @@
 Modules: ``fonts`` (vendored Noto fonts, text runs by script, shaping) and ``unicode_map``
 (extraction of shaped text), ``look`` (layout pieces), ``chart`` (running balances),
 ``summary`` (the night), ``player`` (one player's statement), ``pack`` (the entry points),
-``validate`` and ``words``. The entry points are re-exported lazily so importing this
+``season`` (a club's season PDFs), ``validate``, ``words`` and ``marked`` (catalogue sentences
+as markup). Every word is the current language's (:mod:`ledger.i18n`); ``validate``'s
+``ValueError`` texts are for developers (an incoherent report is a bug) and stay English. The entry points are re-exported lazily so importing this
 package does not pull in reportlab until a statement is actually rendered.
 """
 from __future__ import annotations

@@ -2,7 +2,9 @@
 multiples beyond (a club's season of 40 members), and one player's line drawn against the
 table's on their statement.
 
-Balances stay ``int`` minor units; floats appear only as plot coordinates.
+Balances stay ``int`` minor units; floats appear only as plot coordinates. The axis title
+("Hand", "Night") and "rest of the table" are in the current language, drawn run by run in the
+fonts their script needs, like the names.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Table, TableStyle
 
+from ledger.i18n import _
 from ledger.statements.fonts import BODY, drawn, font_for
 from ledger.statements.look import MUTED, RULE, Money, short
 
@@ -25,6 +28,7 @@ MAX_POINTS = 500
 LABEL_SIZE = 7.5
 LABEL_GAP = LABEL_SIZE * 1.4  # labels this far apart: their lines (ascent to descent) do not touch
 BOTTOM = 26  # below the plot: the hand numbers, then "Hand"
+AXIS_TITLE_SIZE = 6.5
 
 Series = dict[str, list[tuple[int, int]]]
 
@@ -62,8 +66,8 @@ def _thin(points: list[tuple[int, int]]) -> list[tuple[float, float]]:
 
 
 def _scale(series: Series) -> tuple[int, int, int]:
-    low = min(0, *(y for pts in series.values() for _, y in pts))
-    high = max(0, *(y for pts in series.values() for _, y in pts))
+    low = min(0, *(y for pts in series.values() for _x, y in pts))
+    high = max(0, *(y for pts in series.values() for _x, y in pts))
     step = nice_step(high - low, 6)
     y_min = (low // step) * step
     y_max = -((-high) // step) * step
@@ -103,17 +107,17 @@ def _plot(series: Series, order: Sequence[str], x: float, y: float, width: float
 
 
 def _label_width(labels: Sequence[str], size: float) -> float:
-    return max(sum(width for _, _, width in drawn(s, size)) for s in labels)
+    return max(sum(width for _font, _piece, width in drawn(s, size)) for s in labels)
 
 
 def _zero_line(drawing: Drawing, plot: LinePlot, scale: tuple[int, int, int]) -> None:
-    y_min, y_max, _ = scale
+    y_min, y_max, _step = scale
     zero = plot.y + plot.height * (0 - y_min) / (y_max - y_min)
     drawing.add(Line(plot.x, zero, plot.x + plot.width, zero, strokeColor=MUTED, strokeWidth=0.6))
 
 
 def _y_of(plot: LinePlot, scale: tuple[int, int, int], value: int) -> float:
-    y_min, y_max, _ = scale
+    y_min, y_max, _step = scale
     return plot.y + plot.height * (value - y_min) / (y_max - y_min)
 
 
@@ -136,17 +140,22 @@ def _label(drawing: Drawing, x: float, y: float, name: str, colour: colors.Color
         x += width
 
 
-def _axis_title(drawing: Drawing, plot: LinePlot) -> None:
-    """"Hand" centred under the hand numbers."""
-    drawing.add(String(plot.x + plot.width / 2, 2, "Hand", fontName=BODY, fontSize=6.5, fillColor=MUTED,
-                       textAnchor="middle"))
+def _axis_title(drawing: Drawing, plot: LinePlot, title: str) -> None:
+    """``title`` ("Hand") centred under the hand numbers."""
+    pieces = drawn(title, AXIS_TITLE_SIZE)
+    x = plot.x + plot.width / 2 - sum(width for _f, _p, width in pieces) / 2
+    for font, piece, width in pieces:
+        drawing.add(String(x, 2, piece, fontName=font, fontSize=AXIS_TITLE_SIZE, fillColor=MUTED))
+        x += width
 
 
-def table_chart(players: Sequence[str], series: Series, money: Money, width: float) -> Flowable:
+def table_chart(players: Sequence[str], series: Series, money: Money, width: float, *,
+                x_title: str | None = None) -> Flowable:
     """Every player's running balance: one plot with a label at each line's end (up to
     ``DIRECT_LABELS_UP_TO`` players), small multiples on one shared scale beyond, a row of
-    panels at a time (so 40 members run on over pages)."""
-    last = max(x for pts in series.values() for x, _ in pts)
+    panels at a time (so 40 members run on over pages). ``x_title`` names the steps along the
+    bottom ("Hand" in the current language by default; a club's season passes "Night")."""
+    last = max(x for pts in series.values() for x, _y in pts)
     scale = _scale(series)
     if len(players) > DIRECT_LABELS_UP_TO:
         return _small_multiples(players, series, money, width, scale, last)
@@ -167,7 +176,7 @@ def table_chart(players: Sequence[str], series: Series, money: Money, width: flo
                  plot.y - 2, plot.y + plot.height)
     for i, y in zip(ends, ys):
         _label(drawing, plot.x + plot.width + 4, y, names[i], series_colour(i))
-    _axis_title(drawing, plot)
+    _axis_title(drawing, plot, _("Hand") if x_title is None else x_title)
     return drawing
 
 
@@ -180,7 +189,7 @@ def _fit(name: str, width: float, size: float) -> str:
 
 
 def _drawn_width(text: str, size: float) -> float:
-    return sum(width for _, _, width in drawn(text, size, bold=True))
+    return sum(width for _font, _piece, width in drawn(text, size, bold=True))
 
 
 def _small_multiples(players: Sequence[str], series: Series, money: Money, width: float,
@@ -218,17 +227,20 @@ def _small_multiples(players: Sequence[str], series: Series, money: Money, width
     return table
 
 
-def player_chart(players: Sequence[str], series: Series, player: str, money: Money, width: float) -> Drawing:
+def player_chart(players: Sequence[str], series: Series, player: str, money: Money, width: float, *,
+                 x_title: str | None = None) -> Drawing:
     """``player``'s running balance (bold, coloured) drawn against the rest of the table's
-    (thin grey), labelled at the line's end; "rest of the table" beside where the others end."""
-    last = max(x for pts in series.values() for x, _ in pts)
+    (thin grey), labelled at the line's end; "rest of the table" beside where the others end.
+    ``x_title`` as for :func:`table_chart`."""
+    last = max(x for pts in series.values() for x, _y in pts)
     scale = _scale(series)
     others = [p for p in players if p != player]
     order = [*others, player]
     y_labels = [money(v) for v in range(scale[0], scale[1] + 1, scale[2])]
     left = _label_width(y_labels, 6.5) + 8
     label = short(player, 18)
-    label_w = max(_label_width([label, "rest of the table"], LABEL_SIZE) + 10, 20)
+    rest = _("rest of the table")
+    label_w = max(_label_width([label, rest], LABEL_SIZE) + 10, 20)
     height = 58 * mm
     drawing = Drawing(width, height)
     plot = _plot(series, order, left, BOTTOM, width - left - label_w, height - BOTTOM - 8, money, scale, last)
@@ -243,10 +255,10 @@ def player_chart(players: Sequence[str], series: Series, player: str, money: Mon
     labels = [(_y_of(plot, scale, series[player][-1][1]) - 2.5, label, series_colour(seat), True)]
     if others:
         ends = sorted(series[p][-1][1] for p in others)
-        labels.append((_y_of(plot, scale, ends[len(ends) // 2]) - 2.5, "rest of the table", MUTED, False))
+        labels.append((_y_of(plot, scale, ends[len(ends) // 2]) - 2.5, rest, MUTED, False))
     labels.sort(key=lambda item: item[0])
     ys = _spread([item[0] for item in labels], LABEL_GAP, plot.y - 2, plot.y + plot.height)
-    for (_, text, colour, bold), y in zip(labels, ys):
+    for (_y, text, colour, bold), y in zip(labels, ys):
         _label(drawing, plot.x + plot.width + 4, y, text, colour, bold=bold)
-    _axis_title(drawing, plot)
+    _axis_title(drawing, plot, _("Hand") if x_title is None else x_title)
     return drawing

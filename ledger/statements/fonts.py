@@ -2,8 +2,10 @@
 
 Vendored OFL fonts (``fonts/``, licence in ``fonts/OFL.txt``): Noto Sans for Latin, Greek and
 Cyrillic, and Noto Sans Lao, Malayalam, Thai, Devanagari, Hebrew and Arabic, each Regular and
-Bold. Text is split into runs by the font that covers each character, so "മനു knocked" keeps
-both words; runs in scripts that need shaping are shaped by HarfBuzz (reportlab's
+Bold, and the white and angle brackets of Noto Sans Math (``⟦…⟧``: the pseudo language's marks,
+regular only). Text is split into runs by the font that covers each character, names and the
+catalogue's sentences alike, so "മനു knocked" keeps both words and a Lao or Malayalam sentence
+is set and shaped as a Lao or Malayalam name is; runs in scripts that need shaping are shaped by HarfBuzz (reportlab's
 ``shaping`` support with ``uharfbuzz``), and runs of Hebrew or Arabic are put in visual
 (right-to-left) word order. Characters no vendored font has:
 
@@ -54,6 +56,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("TonkS-Devanagari", "NotoSansDevanagari"),
     ("TonkS-Hebrew", "NotoSansHebrew"),
     ("TonkS-Arabic", "NotoSansArabic"),
+    ("TonkS-Brackets", "NotoSansMathBrackets"),  # regular only: its bold is the regular
 )
 _RTL = frozenset({"TonkS-Hebrew", "TonkS-Arabic"})
 SHAPED_MARK = '<font name="TonkS-'  # markup of every run that needs shaping starts so
@@ -88,7 +91,8 @@ def ensure_fonts() -> None:
         for family, stem in _FAMILIES:
             regular = TTFont(family, str(FONT_DIR / f"{stem}-Regular.ttf"))
             pdfmetrics.registerFont(regular)
-            pdfmetrics.registerFont(TTFont(f"{family}-Bold", str(FONT_DIR / f"{stem}-Bold.ttf")))
+            bold = FONT_DIR / f"{stem}-Bold.ttf"
+            pdfmetrics.registerFont(TTFont(f"{family}-Bold", str(bold if bold.exists() else FONT_DIR / f"{stem}-Regular.ttf")))
             pdfmetrics.registerFontFamily(
                 family, normal=family, bold=f"{family}-Bold", italic=family, boldItalic=f"{family}-Bold"
             )

@@ -2,7 +2,9 @@
 formatting, clipped names, the page footer, bookmarks and the document builder.
 
 All text goes through :func:`ledger.statements.fonts.markup`, so any script is set with a font
-that has its glyphs; paragraphs holding a script that needs shaping get a shaped style.
+that has its glyphs; paragraphs holding a script that needs shaping get a shaped style. Words
+are the current language's (:mod:`ledger.i18n`; a render sets it with ``use_language``), money
+and dates the Babel locale each document is given.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date, format_time, get_timezone_name
@@ -21,6 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
+from ledger.i18n import SOURCE, _, current_language
 from ledger.money import format_minor
 from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs, text_width
 
@@ -134,10 +137,6 @@ def fit_words(value: str, width: float, size: float, *, bold: bool = True) -> st
     return " ".join(words)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 class Money:
     """Formats int minor amounts for one report (currency + locale fixed)."""
 
@@ -186,17 +185,27 @@ def zone(name: str) -> ZoneInfo:
 
 def when(moment: datetime, locale: str, zone_name: str = "UTC") -> str:
     """``moment`` as a local date and time in ``zone_name``, with the zone named:
-    "November 29, 2024, 4:30 PM (New York, EST)". A naive ``moment`` is taken as UTC."""
+    "November 29, 2024, 4:30 PM (America/New York, EST)" (date, time and zone name in
+    ``locale``, the sentence in the current language). A naive ``moment`` is taken as UTC."""
     tz = zone(zone_name)
     moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
     local = moment.astimezone(tz)
     day = format_date(local.date(), format="long", locale=locale)
     clock = format_time(local, format="short", tzinfo=tz, locale=locale)
     if tz.key == "UTC":
-        return f"{day}, {clock} UTC"
+        return _("{date}, {time} UTC", date=day, time=clock)
     city = get_timezone_name(tz, width="short", locale=locale)
     abbreviation = local.tzname() or tz.key
-    return f"{day}, {clock} ({tz.key.replace('_', ' ')}, {city if city != abbreviation else abbreviation})"
+    return _("{date}, {time} ({zone}, {zone_name})", date=day, time=clock, zone=tz.key.replace("_", " "),
+             zone_name=city if city != abbreviation else abbreviation)
+
+
+def day_text(day: date, locale: str) -> str:
+    """A calendar day: ``2026-01-31`` in English (as the season statements always showed it),
+    the Babel short date of ``locale`` in any other language ("31.01.26" in Estonian)."""
+    if current_language() == SOURCE:
+        return day.isoformat()
+    return format_date(day, format="short", locale=locale)
 
 
 def day_of(moment: datetime, zone_name: str = "UTC") -> str:
@@ -208,7 +217,7 @@ def day_of(moment: datetime, zone_name: str = "UTC") -> str:
 def draw_text(canvas, x: float, y: float, value: str, size: float, *, right: bool = False) -> None:  # type: ignore[no-untyped-def]
     """Draw ``value`` on a canvas run by run (any script), left- or right-aligned at ``x``."""
     pieces = drawn(value, size)
-    x = x - sum(width for _, _, width in pieces) if right else x
+    x = x - sum(width for _font, _piece, width in pieces) if right else x
     for font, piece, width in pieces:
         canvas.setFont(font, size)
         canvas.drawString(x, y, piece)
@@ -216,7 +225,8 @@ def draw_text(canvas, x: float, y: float, value: str, size: float, *, right: boo
 
 
 def footer(title: str) -> Callable[[object, object], None]:
-    """Page decoration: a rule, "Tonk Ledger · <title>" (clipped) and the page number."""
+    """Page decoration: a rule, "Tonk Ledger · <title>" (clipped) and "Page N" (in the current
+    language)."""
     left = "Tonk Ledger \u00b7 " + short(title, 90)
 
     def draw(canvas, doc) -> None:  # type: ignore[no-untyped-def]
@@ -227,7 +237,8 @@ def footer(title: str) -> Callable[[object, object], None]:
         y = MARGIN * 0.55
         canvas.line(doc.leftMargin, y + 9, doc.pagesize[0] - doc.rightMargin, y + 9)
         draw_text(canvas, doc.leftMargin, y, left, 7.5)
-        draw_text(canvas, doc.pagesize[0] - doc.rightMargin, y, f"Page {doc.page}", 7.5, right=True)
+        draw_text(canvas, doc.pagesize[0] - doc.rightMargin, y, _("Page {number}", number=doc.page), 7.5,
+                  right=True)
         canvas.restoreState()
 
     return draw

@@ -4,6 +4,10 @@ Each checks the report once (:func:`ledger.statements.validate.check`), reads ev
 from the report model (:mod:`ledger.report`) and returns PDF bytes. The night pack is the
 summary followed by one statement per player in seat order, each on a new page, with a PDF
 bookmark per player.
+
+Words are the current language's (:mod:`ledger.i18n`): a caller outside a request, such as a
+worker of :mod:`ledger.render_pool`, gives :func:`render` the ``language`` to write in, and
+the report is made and the PDF laid out inside ``use_language(language, locale)``.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from collections.abc import Iterator
 
 from reportlab.platypus import NextPageTemplate, PageBreak
 
+from ledger.i18n import _, use_language
 from ledger.report import SessionReport, plan_lines, player_statement, running_minor
 from ledger.report_source import ReportSource
 from ledger.statements import fonts
@@ -48,7 +53,8 @@ def render_session_summary(report: SessionReport, *, locale: str = "en_US") -> b
 
     A4 portrait up to 5 players, landscape beyond. ``locale`` (Babel id such as ``"en_US"``)
     drives money (:func:`ledger.money.format_minor`) and dates; times are shown in
-    ``report.timezone`` with the zone named. Labels are English; all text is extractable.
+    ``report.timezone`` with the zone named. Labels and sentences are in the current language
+    (:func:`ledger.i18n.use_language`); all text is extractable.
     Raises ``ValueError`` for an incoherent report (see :func:`~ledger.statements.validate.check`)
     and ``babel.UnknownLocaleError`` for an unknown locale, before any layout work.
     """
@@ -56,7 +62,7 @@ def render_session_summary(report: SessionReport, *, locale: str = "en_US") -> b
     with fonts.document(locale, _texts(report, locale)):
         story = summary_story(report, counted, locale)
         return build(story, {"summary": page_size(report)}, title=report.name,
-                     subject=f"Tonk session summary: {report.name}", locale=locale)
+                     subject=_("Tonk session summary: {night}", night=report.name), locale=locale)
 
 
 def render_player_statement(report: SessionReport, seat: int, *, locale: str = "en_US") -> bytes:
@@ -70,7 +76,7 @@ def render_player_statement(report: SessionReport, seat: int, *, locale: str = "
     with fonts.document(locale, _texts(report, locale)):
         story = statement_story(report, statement, locale)
         return build(story, {"statement": PAGE}, title=f"{statement.player} \u00b7 {report.name}",
-                     subject=f"Tonk player statement: {statement.player}", locale=locale)
+                     subject=_("Tonk player statement: {player}", player=statement.player), locale=locale)
 
 
 def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
@@ -81,21 +87,26 @@ def render_night_pack(report: SessionReport, *, locale: str = "en_US") -> bytes:
     plan = plan_lines(report)
     series = running_minor(report)
     with fonts.document(locale, _texts(report, locale)):
-        story = [Bookmark("summary", "Summary"), *summary_story(report, counted, locale)]
+        story = [Bookmark("summary", _("Summary")), *summary_story(report, counted, locale)]
         for seat in range(1, len(report.players) + 1):
             statement = player_statement(report, seat, plan)
             story += [NextPageTemplate("statement"), PageBreak()]
             story += statement_story(report, statement, locale, series=series)
         return build(story, {"summary": page_size(report), "statement": PAGE}, title=report.name,
-                     subject=f"Tonk night pack: {report.name}", locale=locale)
+                     subject=_("Tonk night pack: {night}", night=report.name), locale=locale)
 
 
 def render(kind: str, report: SessionReport | ReportSource, seat: int | None = None,
-           locale: str = "en_US") -> tuple[bytes, str]:
+           locale: str = "en_US", language: str | None = None) -> tuple[bytes, str]:
     """``(pdf, file name)`` of ``kind``: ``"summary"``, ``"statement"`` (of ``seat``) or
     ``"pack"``, as the functions above render them, of ``report`` or of the report made from a
     :class:`~ledger.report_source.ReportSource` (what a worker of :mod:`ledger.render_pool`
-    runs). Raises ``ValueError`` for another kind, else as the function of that kind."""
+    runs), in ``language`` (a catalogue code such as ``"lo"``; the current language when
+    None) with money and dates in ``locale``. The file name is the same in every language.
+    Raises ``ValueError`` for another kind, else as the function of that kind."""
+    if language is not None:
+        with use_language(language, locale):
+            return render(kind, report, seat, locale)
     if isinstance(report, ReportSource):
         report = report.shape()
     if kind == "pack":

@@ -4,22 +4,23 @@ The night's header; the player's final net and what is left to settle ("You pay 
 "Rosa pays you $4.00"), each line with the hands that explain it, and the payments already
 made; their running balance drawn against the table's; then every hand: number, the outcome
 in words, what they paid or received and their running balance, closed by the final net
-(which never stands alone at the top of a page).
+(which never stands alone at the top of a page). Every word is the current language's
+(:mod:`ledger.i18n`).
 """
 from __future__ import annotations
 
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
+from ledger.i18n import _, ngettext, pgettext
 from ledger.report import PlayerStatement, SessionReport, running_minor
 from ledger.statements.chart import player_chart
 from ledger.statements.fonts import BODY, BOLD, markup, runs, text_width
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Bookmark, Money,
-    frame_width, hex_of, para, plain_fits, plural, styles, text, when,
+    frame_width, hex_of, para, plain_fits, styles, text, when,
 )
 from ledger.statements import words
 from ledger.statements.words import why_sentence
@@ -38,24 +39,25 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
     out: list[Flowable] = [
         Bookmark(f"seat-{statement.seat}", f"{statement.seat}. {player}"),
         text(player, st.title),
-        para(f"Player statement \u00b7 {markup(report.name)}", st.subtitle),
+        text(_("Player statement \u00b7 {night}", night=report.name), st.subtitle),
         Spacer(1, 3 * mm),
         _facts(report, statement, st, money, locale, width),
     ]
     out += _settle(statement, st, money)
     if any(not h.voided for h in statement.hands):
         out.append(CondPageBreak(75 * mm))
-        out.append(para("Your running balance", st.h2))
+        out.append(text(_("Your running balance"), st.h2))
         out.append(player_chart(report.players, series or running_minor(report), player, money, width))
     out.append(CondPageBreak(40 * mm))
-    out.append(para("Your hands", st.h2))
+    out.append(text(_("Your hands"), st.h2))
     if statement.hands:
         out.append(_hands(statement, st, money, width))
         out.append(Spacer(1, 3))
-        out.append(para("Amounts are what you received (+) or paid (-) in the hand; struck-through"
-                        " VOID hands are shown for the record and do not count.", st.small))
+        out.append(text(_("Amounts are what you received (+) or paid (-) in the hand; struck-through"
+                          " {void} hands are shown for the record and do not count.",
+                          void=pgettext("hand tag", "VOID")), st.small))
     else:
-        out.append(para("No hands recorded.", st.body))
+        out.append(text(_("No hands recorded."), st.body))
     return out
 
 
@@ -63,20 +65,20 @@ def _facts(report: SessionReport, statement: PlayerStatement, st, money: Money, 
            width: float) -> Table:
     counted = sum(1 for h in statement.hands if not h.voided)
     rows = [
-        ("Night", markup(report.name)),
-        ("Date", markup(when(report.created_at, locale, report.timezone))),
-        ("Seat", f"{statement.seat} of {len(report.players)}"),
-        ("Stake", markup(words.stake_text(report, money))),
-        ("Hands", markup(plural(counted, "counted hand"))),
-        ("Final net", money.cell(statement.net_minor, bold=True)),
+        (_("Night"), markup(report.name)),
+        (_("Date"), markup(when(report.created_at, locale, report.timezone))),
+        (_("Seat"), markup(_("{seat} of {seats}", seat=statement.seat, seats=len(report.players)))),
+        (_("Stake"), markup(words.stake_text(report, money))),
+        (_("Hands"), markup(ngettext("{count} counted hand", "{count} counted hands", counted))),
+        (_("Final net"), money.cell(statement.net_minor, bold=True)),
     ]
     left = words.left_text(report, statement.player)
     if left is not None:  # a player who left: no seat now, a balance as of their last hand
-        rows[2] = ("Left", markup(left))
+        rows[2] = (_("Left"), markup(left))
         number = report.left[statement.player]
-        label = words.NET_AS_OF.format(number=number) if number is not None else "Final net"
+        label = _(words.NET_AS_OF, number=number) if number is not None else _("Final net")
         rows[5] = (label, money.cell(statement.net_minor, bold=True))
-    table = Table([[para(k, st.label), para(v, st.body)] for k, v in rows],
+    table = Table([[text(k, st.label), para(v, st.body)] for k, v in rows],
                   colWidths=[28 * mm, width - 28 * mm], hAlign="LEFT")
     table.setStyle(TableStyle([
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -91,28 +93,28 @@ def _settle(statement: PlayerStatement, st, money: Money) -> list[Flowable]:  # 
     line_style = ParagraphStyle("line", st.body, leftIndent=12, spaceAfter=0.5)
     why_style = ParagraphStyle("why", st.small, leftIndent=12, spaceAfter=3)
     me = statement.player
-    out: list[Flowable] = [para("Settle up", st.h2)]
+    out: list[Flowable] = [text(_("Settle up"), st.h2)]
     for t in statement.paid:
-        sentence = words.YOU_PAID.format(payee=t.payee, amount=money(t.amount_minor))
+        sentence = _(words.YOU_PAID, payee=t.payee, amount=money(t.amount_minor))
         out.append(para(markup(sentence), line_style, bulletText="\u2022"))
     for t in statement.received:
-        sentence = words.PAID_YOU.format(payer=t.payer, amount=money(t.amount_minor))
+        sentence = _(words.PAID_YOU, payer=t.payer, amount=money(t.amount_minor))
         out.append(para(markup(sentence), line_style, bulletText="\u2022"))
     for line in statement.owes:
-        sentence = words.YOU_PAY.format(payee=line.payee, amount=money(line.amount_minor))
+        sentence = _(words.YOU_PAY, payee=line.payee, amount=money(line.amount_minor))
         out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
         out.append(para(markup(why_sentence(line, money, me)), why_style))
     for line in statement.owed:
-        sentence = words.PAYS_YOU.format(payer=line.payer, amount=money(line.amount_minor))
+        sentence = _(words.PAYS_YOU, payer=line.payer, amount=money(line.amount_minor))
         out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
         out.append(para(markup(why_sentence(line, money, me)), why_style))
     left = statement.outstanding_minor
     if left < 0:
-        summary = f"Still to pay: {money(-left)}."
+        summary = _("Still to pay: {amount}.", amount=money(-left))
     elif left > 0:
-        summary = f"Still owed to you: {money(left)}."
+        summary = _("Still owed to you: {amount}.", amount=money(left))
     else:
-        summary = "Nothing left to settle: you are square."
+        summary = _("Nothing left to settle: you are square.")
     out.append(para(markup(summary), st.body))
     return out
 
@@ -123,15 +125,20 @@ def _plain_ok(samples: list[str]) -> bool:
 
 
 def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:  # type: ignore[no-untyped-def]
-    heads = ["#", "Outcome", "Paid or received", "Running balance"]
+    heads = [pgettext("hand number column", "#"), _("Outcome"), _("Paid or received"), _("Running balance")]
     size = TABLE_SIZE
     figures = [money(h.amount_minor) for h in statement.hands] + [money(h.balance_minor) for h in statement.hands]
     plain = _plain_ok(figures[:50] + figures[-50:])
-    fig_w = max([text_width(f, size, bold=True) for f in set(figures)] + [stringWidth(w, BOLD, size) for w in ("received", "balance")]) + 12
-    num_w = stringWidth(str(max((h.number for h in statement.hands), default=0)), BOLD, size) + 12
+    # the figure columns are as wide as their widest amount, and as the last word of each heading
+    # ("received", "balance" in English), so that a heading breaks between words only
+    last_words = [h.split()[-1] if h.split() else h for h in heads[2:]]
+    fig_w = max([text_width(f, size, bold=True) for f in set(figures)]
+                + [text_width(w, size, bold=True) for w in last_words]) + 12
+    num_w = max(text_width(str(max((h.number for h in statement.hands), default=0)), size, bold=True),
+                min(text_width(heads[0], size, bold=True), 12 * mm)) + 12  # a long heading wraps
     col_widths = [num_w, width - num_w - 2 * fig_w, fig_w, fig_w]
-    rows: list[list[object]] = [[para(heads[0], st.head_right), para(heads[1], st.head),
-                                 para(heads[2], st.head_right), para(heads[3], st.head_right)]]
+    rows: list[list[object]] = [[text(heads[0], st.head_right), text(heads[1], st.head),
+                                 text(heads[2], st.head_right), text(heads[3], st.head_right)]]
     commands: list[tuple] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
         ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
@@ -147,14 +154,15 @@ def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:
     ]
     void = hex_of(VOID_INK)
     tag = f'<font size="{size - 1.2:.1f}" color="{{c}}"><b>{{t}}</b></font> '
+    void_tag, redeal_tag = markup(pgettext("hand tag", "VOID")), markup(pgettext("hand tag", "REDEAL"))
     for r, hand in enumerate(statement.hands, start=1):
         outcome = markup(hand.outcome_text)
         if hand.voided:
-            outcome = tag.format(c=hex_of(LOSS), t="VOID") + f'<font color="{void}"><strike>{outcome}</strike></font>'
+            outcome = tag.format(c=hex_of(LOSS), t=void_tag) + f'<font color="{void}"><strike>{outcome}</strike></font>'
             commands.append(("BACKGROUND", (0, r), (-1, r), VOID_BG))
             commands.append(("TEXTCOLOR", (0, r), (-1, r), VOID_INK))
         elif hand.redeal:
-            outcome = tag.format(c="#92400E", t="REDEAL") + outcome
+            outcome = tag.format(c="#92400E", t=redeal_tag) + outcome
             commands.append(("BACKGROUND", (0, r), (-1, r), REDEAL_BG))
         elif r % 2 == 0:
             commands.append(("BACKGROUND", (0, r), (-1, r), STRIPE))
@@ -169,7 +177,7 @@ def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:
         plain_outcome = not (hand.voided or hand.redeal) and plain_fits(hand.outcome_text, BODY, size, col_widths[1] - 8)
         rows.append([str(hand.number), hand.outcome_text if plain_outcome else para(outcome, st.cell), amount, balance])
     bold = ParagraphStyle("total", st.cell_right, fontName=BOLD)
-    rows.append(["", para("<b>Final net</b>", st.cell), "", para(money.cell(statement.net_minor, bold=True), bold)])
+    rows.append(["", para("<b>{}</b>".format(markup(_("Final net"))), st.cell), "", para(money.cell(statement.net_minor, bold=True), bold)])
     commands += [
         ("LINEABOVE", (0, -1), (-1, -1), 1.0, INK),
         ("TOPPADDING", (0, -1), (-1, -1), 4),

@@ -6,49 +6,62 @@ average per night, wins and times caught), each night's result with the running 
 whether it was carried or settled in cash, their running club balance, the payments they made
 or received against it, and their cumulative net drawn against the rest of the club. The club
 summary: the standings table, everyone's cumulative net by night, the balances and the plan.
+
+Both render in a language given to them (a member's own, for their statement) or the current
+one (the request's), every word through the catalogues (:mod:`ledger.i18n`), money and dates in
+that language's Babel locale; days stay ``YYYY-MM-DD`` in English.
 """
 from __future__ import annotations
 
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
-from reportlab.graphics.shapes import String
 
 from ledger.clubs.season import SeasonReport
 from ledger.clubs.standings import Standing
+from ledger.i18n import LANGUAGES, N_, SOURCE, _, current_language, format_locale, ngettext, use_language
 from ledger.statements import fonts
 from ledger.statements.chart import player_chart, table_chart
-from ledger.statements.fonts import markup
 from ledger.statements.look import (
-    HEADER_BG, RULE, STRIPE, Money, build, frame_width, para, plural, styles, text,
+    HEADER_BG, RULE, STRIPE, Money, build, day_text, frame_width, para, styles, text,
 )
 
 PAGE = A4
 TABLE_SIZE = 8.5
-WIN_WORDS = {"deal_tonk": "tonk on the deal", "tonk_out": "tonk out", "discard_out": "out by discard",
-             "knock": "knock won", "catch": "caught a knock", "dry_stock": "dry stock", "double_double": "double-double"}
+WIN_WORDS = {"deal_tonk": N_("tonk on the deal {count}"), "tonk_out": N_("tonk out {count}"),
+             "discard_out": N_("out by discard {count}"), "knock": N_("knock won {count}"),
+             "catch": N_("caught a knock {count}"), "dry_stock": N_("dry stock {count}"),
+             "double_double": N_("double-double {count}")}
 
 
-def period_text(report: SeasonReport) -> str:
-    """The period in words, one whole sentence."""
+def period_text(report: SeasonReport, locale: str = "en_US") -> str:
+    """The period in words, one whole sentence ("All time: 3 counted nights.",
+    "From 2026-01-01 to 2026-01-31: 4 counted nights, the last 4 kept.")."""
     p = report.period
-    count = plural(len(report.nights), "counted night")
+    n = len(report.nights)
+    days = {"start": day_text(p.date_from, locale) if p.date_from else "",
+            "end": day_text(p.date_to, locale) if p.date_to else ""}
+    if p.last is None:
+        if p.date_from and p.date_to:
+            return ngettext("From {start} to {end}: {count} counted night.",
+                            "From {start} to {end}: {count} counted nights.", n, **days)
+        if p.date_from:
+            return ngettext("From {start} on: {count} counted night.", "From {start} on: {count} counted nights.",
+                            n, **days)
+        if p.date_to:
+            return ngettext("Up to {end}: {count} counted night.", "Up to {end}: {count} counted nights.", n, **days)
+        return ngettext("All time: {count} counted night.", "All time: {count} counted nights.", n)
     if p.date_from and p.date_to:
-        shown = f"From {p.date_from.isoformat()} to {p.date_to.isoformat()}: {count}."
-    elif p.date_from:
-        shown = f"From {p.date_from.isoformat()} on: {count}."
-    elif p.date_to:
-        shown = f"Up to {p.date_to.isoformat()}: {count}."
-    else:
-        shown = f"All time: {count}."
-    return shown if p.last is None else f"{shown[:-1]}, the last {p.last} kept."
-
-
-def _nights_x(drawing: object) -> object:
-    for item in getattr(drawing, "contents", []):
-        if isinstance(item, String) and item.text == "Hand":
-            item.text = "Night"
-    return drawing
+        return ngettext("From {start} to {end}: {count} counted night, the last {last} kept.",
+                        "From {start} to {end}: {count} counted nights, the last {last} kept.", n, last=p.last, **days)
+    if p.date_from:
+        return ngettext("From {start} on: {count} counted night, the last {last} kept.",
+                        "From {start} on: {count} counted nights, the last {last} kept.", n, last=p.last, **days)
+    if p.date_to:
+        return ngettext("Up to {end}: {count} counted night, the last {last} kept.",
+                        "Up to {end}: {count} counted nights, the last {last} kept.", n, last=p.last, **days)
+    return ngettext("All time: {count} counted night, the last {last} kept.",
+                    "All time: {count} counted nights, the last {last} kept.", n, last=p.last)
 
 
 def _grid(rows: list[list[object]], widths: list[float], right_from: int) -> Table:
@@ -75,54 +88,61 @@ def member_story(report: SeasonReport, member: str, locale: str) -> list[Flowabl
     standing = _standing_of(report, member)
     out: list[Flowable] = [
         text(member, st.title),
-        para(f"Season statement \u00b7 {markup(report.club_name)}", st.subtitle),
-        text(period_text(report), st.small),
+        text(_("Season statement \u00b7 {club}", club=report.club_name), st.subtitle),
+        text(period_text(report, locale), st.small),
         Spacer(1, 3 * mm),
     ]
     facts = [
-        f"Nights played: {len(standing.lines)}; hands played: {standing.hands}.",
-        f"Net for the period: {money.signed(standing.net_minor)}.",
+        _("Nights played: {nights}; hands played: {hands}.", nights=len(standing.lines), hands=standing.hands),
+        _("Net for the period: {amount}.", amount=money.signed(standing.net_minor)),
     ]
     if standing.lines:
-        facts.append(f"Best night: {money.signed(standing.best_minor or 0)}; worst night: "
-                     f"{money.signed(standing.worst_minor or 0)}; average per night: {money.signed(standing.average_minor or 0)}.")
-    won = [f"{WIN_WORDS[k]} {n}" for k, n in standing.wins.items() if n]
-    facts.append(f"Hands won: {', '.join(won)}." if won else "Hands won: none.")
-    facts.append(f"Times caught after knocking: {standing.caught}.")
-    facts.append(f"Running club balance now: {money.signed(report.balances_minor.get(member, 0))}.")
+        facts.append(_("Best night: {best}; worst night: {worst}; average per night: {average}.",
+                       best=money.signed(standing.best_minor or 0), worst=money.signed(standing.worst_minor or 0),
+                       average=money.signed(standing.average_minor or 0)))
+    won = [_(WIN_WORDS[k], count=n) for k, n in standing.wins.items() if n]
+    # each kind of win with its count, listed as figures are (", ")
+    facts.append(_("Hands won: {wins}.", wins=", ".join(won)) if won else _("Hands won: none."))
+    facts.append(_("Times caught after knocking: {count}.", count=standing.caught))
+    facts.append(_("Running club balance now: {amount}.", amount=money.signed(report.balances_minor.get(member, 0))))
     out += [text(line, st.body) for line in facts]
-    out.append(para("Nights", st.h2))
+    out.append(text(_("Nights"), st.h2))
     if standing.lines:
-        rows: list[list[object]] = [[text(h, st.head) for h in ("Date", "Night", "Result", "Running total", "Owed after")]]
+        heads = (_("Date"), _("Night"), _("Result"), _("Running total"), _("Owed after"))
+        rows: list[list[object]] = [[text(h, st.head) for h in heads]]
         total = 0
         for line in standing.lines:
             total += line.net_minor
-            after = (f"carried {money.signed(line.carried_minor)}" if line.carried else "settled in cash")
-            rows.append([text(line.started.isoformat(), st.cell), text(line.night_name, st.cell),
+            after = (_("carried {amount}", amount=money.signed(line.carried_minor)) if line.carried
+                     else _("settled in cash"))
+            rows.append([text(day_text(line.started, locale), st.cell), text(line.night_name, st.cell),
                          para(money.cell(line.net_minor), st.cell_right), para(money.cell(total), st.cell_right),
                          text(after, st.cell_right)])
         out.append(_grid(rows, [22 * mm, width - 22 * mm - 3 * 28 * mm, 28 * mm, 28 * mm, 28 * mm], 2))
     else:
-        out.append(text("No counted night in this period.", st.body))
+        out.append(text(_("No counted night in this period."), st.body))
     mine = [p for p in report.payments if member in (p.payer, p.payee)]
-    out.append(para("Payments against the club balance", st.h2))
+    out.append(text(_("Payments against the club balance"), st.h2))
     if mine:
         for p in mine:
-            sentence = (f"{p.at.date().isoformat()}: you paid {p.payee} {money(p.amount_minor)}." if p.payer == member
-                        else f"{p.at.date().isoformat()}: {p.payer} paid you {money(p.amount_minor)}.")
+            day = day_text(p.at.date(), locale)
+            sentence = (_("{date}: you paid {payee} {amount}.", date=day, payee=p.payee, amount=money(p.amount_minor))
+                        if p.payer == member else
+                        _("{date}: {payer} paid you {amount}.", date=day, payer=p.payer, amount=money(p.amount_minor)))
             out.append(text(sentence, st.body))
     else:
-        out.append(text("No payments recorded.", st.body))
+        out.append(text(_("No payments recorded."), st.body))
     plan = [t for t in report.plan if member in (t.payer, t.payee)]
     for t in plan:
-        sentence = (f"To clear the club: you pay {t.payee} {money(t.amount_minor)}." if t.payer == member
-                    else f"To clear the club: {t.payer} pays you {money(t.amount_minor)}.")
+        sentence = (_("To clear the club: you pay {payee} {amount}.", payee=t.payee, amount=money(t.amount_minor))
+                    if t.payer == member else
+                    _("To clear the club: {payer} pays you {amount}.", payer=t.payer, amount=money(t.amount_minor)))
         out.append(text(sentence, st.body))
     if report.nights and standing.lines:
         out.append(CondPageBreak(70 * mm))
-        out.append(para("Your running total by night", st.h2))
+        out.append(text(_("Your running total by night"), st.h2))
         players = [s.name for s in report.members]
-        out.append(_nights_x(player_chart(players, report.cumulative, member, money, width)))
+        out.append(player_chart(players, report.cumulative, member, money, width, x_title=_("Night")))
     return out
 
 
@@ -132,11 +152,11 @@ def summary_story(report: SeasonReport, locale: str) -> list[Flowable]:
     width = frame_width(PAGE)
     out: list[Flowable] = [
         text(report.club_name, st.title),
-        para("Club summary", st.subtitle),
-        text(period_text(report), st.small),
-        para("Standings", st.h2),
+        text(_("Club summary"), st.subtitle),
+        text(period_text(report, locale), st.small),
+        text(_("Standings"), st.h2),
     ]
-    heads = ("Member", "Nights", "Hands", "Net", "Best", "Worst", "Average", "Caught")
+    heads = (_("Member"), _("Nights"), _("Hands"), _("Net"), _("Best"), _("Worst"), _("Average"), _("Caught"))
     rows: list[list[object]] = [[text(h, st.head) for h in heads]]
     for s in report.members:
         rows.append([text(s.name, st.cell), str(len(s.lines)), str(s.hands), para(money.cell(s.net_minor), st.cell_right),
@@ -146,40 +166,63 @@ def summary_story(report: SeasonReport, locale: str) -> list[Flowable]:
     out.append(_grid(rows, [name_w] + [19 * mm] * 7, 1))
     if report.nights:
         out.append(CondPageBreak(75 * mm))
-        out.append(para("Cumulative net by night", st.h2))
+        out.append(text(_("Cumulative net by night"), st.h2))
         players = [s.name for s in report.members if s.lines]
-        out.append(_nights_x(table_chart(players, {p: report.cumulative[p] for p in players}, money, width)))
-    out.append(para("Running balances", st.h2))
+        out.append(table_chart(players, {p: report.cumulative[p] for p in players}, money, width, x_title=_("Night")))
+    out.append(text(_("Running balances"), st.h2))
     for name, amount in report.balances_minor.items():
-        out.append(text(f"{name}: {money.signed(amount)}.", st.body))
-    out.append(para("Fewest transfers that clear the club", st.h2))
+        out.append(text(_("{member}: {amount}.", member=name, amount=money.signed(amount)), st.body))
+    out.append(text(_("Fewest transfers that clear the club"), st.h2))
     if report.plan:
         for t in report.plan:
-            out.append(text(f"{t.payer} pays {t.payee} {money(t.amount_minor)}.", st.body))
+            out.append(text(_("{payer} pays {payee} {amount}.", payer=t.payer, payee=t.payee,
+                              amount=money(t.amount_minor)), st.body))
         if not report.plan_minimal:
-            out.append(text("This plan is not proven to be the fewest transfers.", st.small))
+            out.append(text(_("This plan is not proven to be the fewest transfers."), st.small))
     else:
-        out.append(text("Nothing is owed.", st.body))
+        out.append(text(_("Nothing is owed."), st.body))
     return out
 
 
-def render_season_statement(report: SeasonReport, member: str, *, locale: str = "en_US") -> bytes:
-    """``member``'s season statement PDF (A4). Raises ``StopIteration`` for a name not in the report."""
+def locale_for(language: str, default: str = "en_US") -> str:
+    """The Babel locale money and dates are written in for ``language``: the language's own
+    (``"tr_TR"``); for English (and the pseudo language) the current format locale when that
+    is the language of the running request, else ``default``."""
+    known = LANGUAGES.get(language)
+    if known is not None and language != SOURCE:
+        return known.format_locale
+    return format_locale(default) if language == current_language() else default
+
+
+def render_season_statement(report: SeasonReport, member: str, *, locale: str | None = None,
+                            language: str | None = None) -> bytes:
+    """``member``'s season statement PDF (A4), in ``language`` (a catalogue code such as
+    ``"lo"``: the member's own; the current language, that of the request, when None) with
+    money and dates in ``locale`` (the language's Babel locale when None, see
+    :func:`locale_for`). Raises ``StopIteration`` for a name not in the report."""
+    language = language or current_language()
+    locale = locale or locale_for(language)
     fonts.ensure_fonts()
     token = fonts.use_locale(locale)
     try:
-        return build(member_story(report, member, locale), {"season": PAGE}, title=f"{report.club_name} \u00b7 {member}",
-                     subject=f"Tonk season statement: {member}", locale=locale)
+        with use_language(language, locale):
+            return build(member_story(report, member, locale), {"season": PAGE},
+                         title=f"{report.club_name} \u00b7 {member}",
+                         subject=_("Tonk season statement: {member}", member=member), locale=locale)
     finally:
         token.var.reset(token)
 
 
-def render_club_summary(report: SeasonReport, *, locale: str = "en_US") -> bytes:
-    """The club summary PDF (A4): standings, chart, balances and plan."""
+def render_club_summary(report: SeasonReport, *, locale: str | None = None, language: str | None = None) -> bytes:
+    """The club summary PDF (A4): standings, chart, balances and plan; ``language`` and
+    ``locale`` as for :func:`render_season_statement`."""
+    language = language or current_language()
+    locale = locale or locale_for(language)
     fonts.ensure_fonts()
     token = fonts.use_locale(locale)
     try:
-        return build(summary_story(report, locale), {"club": PAGE}, title=report.club_name,
-                     subject=f"Tonk club summary: {report.club_name}", locale=locale)
+        with use_language(language, locale):
+            return build(summary_story(report, locale), {"club": PAGE}, title=report.club_name,
+                         subject=_("Tonk club summary: {club}", club=report.club_name), locale=locale)
     finally:
         token.var.reset(token)

@@ -7,7 +7,7 @@ currency, rules preset and rules lines; the final net per player and the settle-
 ("Marcus pays Dee $5.25"), each line with the hands that explain it, and payments already
 made; the running-balance chart; the hand-by-hand table (header repeated on every page,
 voided hands struck through, redeals marked) closed by a per-player net row that never
-stands alone at the top of a page.
+stands alone at the top of a page. Every word is the current language's (:mod:`ledger.i18n`).
 """
 from __future__ import annotations
 
@@ -21,15 +21,17 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
+from ledger.i18n import N_, _, ngettext, pgettext
 from ledger.report import HandLine, SessionReport, plan_lines, running_minor
 from ledger.rules import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
-    fit_words, frame_width, hex_of, para, plain_fits, plural, short, styles, text, when,
+    fit_words, frame_width, hex_of, para, plain_fits, short, styles, text, when,
 )
-from ledger.statements.words import seat_name, stake_text, why_sentence
+from ledger.statements.marked import bold, sentence
+from ledger.statements.words import PAID, PAYS, seat_name, stake_text, why_sentence
 
 PORTRAIT_MAX_PLAYERS = 5
 
@@ -51,25 +53,21 @@ def summary_story(report: SessionReport, counted: list[HandLine], locale: str) -
     story += _header(report, st, money, locale, width)
     story += _results(report, st, money, width)
     story.append(CondPageBreak(90 * mm))
-    story.append(para("Running balance", st.h2))
+    story.append(text(_("Running balance"), st.h2))
     if counted and report.players:
         story.append(table_chart(report.players, running_minor(report), money, width))
     else:
-        story.append(para("No counted hands yet.", st.body))
+        story.append(text(_("No counted hands yet."), st.body))
     story.append(CondPageBreak(40 * mm))
-    story.append(para("Hands", st.h2))
+    story.append(text(_("Hands"), st.h2))
     if report.hands:
         story.append(_hand_table(report, counted, money, width, table_size))
         story.append(Spacer(1, 3))
-        story.append(
-            para(
-                "Amounts are each player\u2019s net for the hand. Struck-through VOID hands are"
-                " shown for the record and not counted; REDEAL marks a redealt hand.",
-                st.small,
-            )
-        )
+        story.append(text(_("Amounts are each player\u2019s net for the hand. Struck-through {void} hands are"
+                            " shown for the record and not counted; {redeal} marks a redealt hand.",
+                            void=pgettext("hand tag", "VOID"), redeal=pgettext("hand tag", "REDEAL")), st.small))
     else:
-        story.append(para("No hands recorded.", st.body))
+        story.append(text(_("No hands recorded."), st.body))
     return story
 
 
@@ -78,29 +76,31 @@ def _header(
 ) -> list[Flowable]:
     voided = sum(1 for h in report.hands if h.voided)
     redeals = sum(1 for h in report.hands if h.redeal and not h.voided)
-    tally = [plural(len(report.hands), "hand")]
+    tally = [ngettext("{count} hand", "{count} hands", len(report.hands))]
     if voided:
-        tally.append(f"{voided} void")
+        tally.append(ngettext("{count} void", "{count} void", voided))
     if redeals:
-        tally.append(plural(redeals, "redeal"))
+        tally.append(ngettext("{count} redeal", "{count} redeals", redeals))
 
     seats = " \u00b7 ".join(
         f'<font color="{hex_of(MUTED)}">{i}.</font>\u00a0{markup(seat_name(report, p))}'
         for i, p in enumerate(report.players, 1)
     )
+    preset = _(str(PRESETS[report.preset].title)) if report.preset in PRESETS else report.preset
     rows = [
-        ("Date", markup(when(report.created_at, locale, report.timezone))),
-        ("Players", seats or "\u2014"),
-        ("Stake", markup(stake_text(report, money))),
-        ("Currency", markup(report.currency)),
-        ("Rules preset", markup(PRESETS[report.preset].title if report.preset in PRESETS else report.preset)),
-        ("Hands", markup(", ".join(tally))),
+        (_("Date"), markup(when(report.created_at, locale, report.timezone))),
+        (_("Players"), seats or "\u2014"),
+        (_("Stake"), markup(stake_text(report, money))),
+        (_("Currency"), markup(report.currency)),
+        (_("Rules preset"), markup(preset)),
+        (_("Hands"), markup(", ".join(tally))),  # counts of one night, listed as figures are
     ]
     if report.recovery_code:  # the host's own PDF only
-        rows.append(("Recovery code", f"<b>{markup(report.recovery_code)}</b> — makes another phone the host "
-                     "(type it at /recover); keep this PDF to yourself"))
+        rows.append((_("Recovery code"), sentence(
+            N_("{code} \u2014 makes another phone the host (type it at {page}); keep this PDF to yourself"),
+            code=bold(report.recovery_code), page="/recover")))
     meta = Table(
-        [[para(k, st.label), para(v, st.body)] for k, v in rows],
+        [[text(k, st.label), para(v, st.body)] for k, v in rows],
         colWidths=[28 * mm, width - 28 * mm],
         hAlign="LEFT",
     )
@@ -118,12 +118,12 @@ def _header(
     )
     out: list[Flowable] = [
         text(report.name, st.title),
-        para("Session summary \u00b7 Tonk Ledger", st.subtitle),
+        text(_("Session summary \u00b7 Tonk Ledger"), st.subtitle),
         Spacer(1, 4 * mm),
         meta,
     ]
     if report.rules_lines:
-        out.append(para("Rules", st.h2))
+        out.append(text(_("Rules"), st.h2))
         out.extend(
             text(line, st.body, bulletText="\u2022") for line in report.rules_lines
         )
@@ -141,7 +141,8 @@ def _results(
     head_l = ParagraphStyle("rh", st.body, fontName=BOLD, textColor=colors.white)
     head_r = ParagraphStyle("rhr", head_l, alignment=TA_RIGHT)
     right = ParagraphStyle("rr", st.body, alignment=TA_RIGHT)
-    rows: list[list[Flowable]] = [[para("Player", head_l), para("Final net", head_r)]]
+    final_net = _("Final net")
+    rows: list[list[Flowable]] = [[text(_("Player"), head_l), text(final_net, head_r)]]
     for player in report.players:
         rows.append(
             [
@@ -151,7 +152,7 @@ def _results(
         )
     amount_w = max(
         [text_width(money(report.net_minor[p]), 9.5, bold=True) for p in report.players]
-        + [stringWidth("Final net", BOLD, 9.5)]
+        + [text_width(final_net, 9.5, bold=True)]
     )
     net_w = min(amount_w + 14, net_col * 0.6)
     table = Table(rows, colWidths=[net_col - net_w, net_w], hAlign="LEFT", repeatRows=1)
@@ -169,35 +170,29 @@ def _results(
             ]
         )
     )
-    net_part: list[Flowable] = [para("Final net", st.h2), table]
+    net_part: list[Flowable] = [text(final_net, st.h2), table]
 
-    plan: list[Flowable] = [para("Settle up", st.h2)]
+    plan: list[Flowable] = [text(_("Settle up"), st.h2)]
     if report.payments:
         paid = ParagraphStyle("paid", st.body, leftIndent=12, spaceAfter=2.5)
-        plan.append(para("Already paid", st.small))
+        plan.append(text(_("Already paid"), st.small))
         for t in report.payments:
-            plan.append(para(
-                f"<b>{markup(t.payer)}</b> paid <b>{markup(t.payee)}</b> {markup(money(t.amount_minor))}",
-                paid, bulletText="\u2022",
-            ))
-        plan.append(para("Still to pay", st.small))
+            plan.append(para(sentence(PAID, payer=bold(t.payer), payee=bold(t.payee), amount=money(t.amount_minor)),
+                             paid, bulletText="\u2022"))
+        plan.append(text(_("Still to pay"), st.small))
     n = len(report.settlement)
     if n == 0:
-        plan.append(para("Nothing to settle \u2014 everyone is square.", st.body))
+        plan.append(text(_("Nothing to settle \u2014 everyone is square."), st.body))
     else:
-        count = plural(n, "transfer")
-        label = f"{count}, minimal" if report.settlement_minimal else f"{count} (heuristic)"
+        if report.settlement_minimal:
+            label = ngettext("{count} transfer, minimal", "{count} transfers, minimal", n)
+        else:
+            label = ngettext("{count} transfer (heuristic)", "{count} transfers (heuristic)", n)
         pay = ParagraphStyle("pay", st.body, leftIndent=12, spaceAfter=0.5)
         why = ParagraphStyle("why", st.small, leftIndent=12, spaceAfter=3)
         for line in plan_lines(report):
-            plan.append(
-                para(
-                    f"<b>{markup(line.payer)}</b> pays <b>{markup(line.payee)}</b>"
-                    f" {markup(money(line.amount_minor))}",
-                    pay,
-                    bulletText="\u2022",
-                )
-            )
+            plan.append(para(sentence(PAYS, payer=bold(line.payer), payee=bold(line.payee),
+                                      amount=money(line.amount_minor)), pay, bulletText="\u2022"))
             plan.append(para(markup(why_sentence(line, money)), why))
         plan.append(Spacer(1, 2))
         plan.append(text(label, st.small))
@@ -237,7 +232,7 @@ def _height(flowables: Sequence[Flowable], width: float) -> float:
     """Laid-out height of ``flowables`` stacked in a column ``width`` points wide."""
     total = 0.0
     for flowable in flowables:
-        _, h = flowable.wrap(width, 10**6)
+        _w, h = flowable.wrap(width, 10**6)
         total += h + flowable.getSpaceBefore() + flowable.getSpaceAfter()
     return total
 
@@ -288,12 +283,13 @@ def _hand_table(
         return (max(12 * mm, low), max(low, word), max(high, full))  # a heading's words stay whole
 
     num_w = stringWidth(str(max(h.number for h in report.hands)), BOLD, size) + pad + 2
-    num_w = max(num_w, stringWidth("#", BOLD, size) + pad)
+    heads = [pgettext("hand number column", "#"), _("Dealer"), _("Outcome"), _("Winner(s)")]
+    num_w = max(num_w, min(text_width(heads[0], size, bold=True) + pad, 12 * mm))  # a long heading wraps
     winners = [_winners(h) for h in report.hands]
     columns = [
-        text_column("Dealer", [short(h.dealer) for h in report.hands]),
-        text_column("Outcome", [h.outcome_text for h in report.hands]),
-        text_column("Winner(s)", winners),
+        text_column(heads[1], [short(h.dealer) for h in report.hands]),
+        text_column(heads[2], [h.outcome_text for h in report.hands]),
+        text_column(heads[3], winners),
     ]
     outcome = 1
     for p in players:
@@ -301,7 +297,7 @@ def _hand_table(
             money(report.net_minor[p])
         ]
         figure_w = max(text_width(f, size, bold=True) for f in set(figures)) + pad
-        word, _ = natural([short(p)], BOLD)
+        word, _full = natural([short(p)], BOLD)
         name_w = max(figure_w, min(word, 22 * mm))
         columns.append((figure_w, name_w, max(name_w, figure_w + pad)))
     room = width - num_w
@@ -322,10 +318,10 @@ def _hand_table(
     col_widths = [num_w, *widths]
 
     header = [
-        para("#", st.head_right),
-        para("Dealer", st.head),
-        para("Outcome", st.head),
-        para("Winner(s)", st.head),
+        text(heads[0], st.head_right),
+        text(heads[1], st.head),
+        text(heads[2], st.head),
+        text(heads[3], st.head),
     ] + [text(fit_words(short(p), w - 8, size), st.head_right) for p, w in zip(players, col_widths[4:])]
     rows: list[list[object]] = [header]
     commands: list[tuple] = [
@@ -345,23 +341,24 @@ def _hand_table(
     plain = all(plain_fits(s, BODY, size, 10**6) for s in samples)
     void_ink = hex_of(VOID_INK)
     tag = f'<font size="{size - 1.2:.1f}" color="{{c}}"><b>{{t}}</b></font>'
+    void_tag, redeal_tag = markup(pgettext("hand tag", "VOID")), markup(pgettext("hand tag", "REDEAL"))
     for r, hand in enumerate(report.hands, start=1):
         winners = _winners(hand)
         if hand.voided:
             num = f'<font color="{void_ink}"><strike>{hand.number}</strike></font>'
             dealer = f'<font color="{void_ink}"><strike>{markup(short(hand.dealer))}</strike></font>'
             outcome = (
-                tag.format(c=hex_of(LOSS), t="VOID")
+                tag.format(c=hex_of(LOSS), t=void_tag)
                 + f' <font color="{void_ink}"><strike>{markup(hand.outcome_text)}</strike></font>'
             )
             if hand.redeal:
-                outcome = tag.format(c=hex_of(MUTED), t="REDEAL") + " " + outcome
+                outcome = tag.format(c=hex_of(MUTED), t=redeal_tag) + " " + outcome
             win = f'<font color="{void_ink}"><strike>{markup(winners)}</strike></font>'
             commands.append(("BACKGROUND", (0, r), (-1, r), VOID_BG))
         else:
             outcome = markup(hand.outcome_text)
             if hand.redeal:
-                outcome = tag.format(c="#92400E", t="REDEAL") + " " + outcome
+                outcome = tag.format(c="#92400E", t=redeal_tag) + " " + outcome
                 commands.append(("BACKGROUND", (0, r), (-1, r), REDEAL_BG))
             elif r % 2 == 0:
                 commands.append(("BACKGROUND", (0, r), (-1, r), STRIPE))
@@ -397,7 +394,8 @@ def _hand_table(
     rows.append(
         [
             "",
-            para(f"<b>Net over {plural(len(counted), 'counted hand')}</b>", st.cell),
+            para("<b>{}</b>".format(markup(ngettext("Net over {count} counted hand", "Net over {count} counted hands",
+                                                    len(counted)))), st.cell),
             "",
             "",
         ]

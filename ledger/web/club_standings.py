@@ -90,13 +90,10 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
     """A member's season statement PDF for the period (any club role), in the member's own
     language when one is set (:attr:`ClubMember.language`), else the reader's; 404 for another
     club's member."""
-    from contextlib import nullcontext
-
-    from flask import abort, current_app
+    from flask import abort
 
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
-    from ledger.i18n import format_locale, use_language
+    from ledger.downloads import pdf_response, season_language
     from ledger.night import NightError
     from ledger.statements.season import render_season_statement
 
@@ -108,20 +105,20 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
         abort(404)
     period, _typed, _errors = read_period(request.args)
     report = season_report(db, club, period)
-    statement_language = member.language or None  # None: the reader's language (?lang=, cookie, Accept-Language)
-    with use_language(statement_language) if statement_language else nullcontext():
-        pdf = render_season_statement(report, member.name,
-                                      locale=format_locale(current_app.config.get("LOCALE", "en_US")))
-    return pdf_response(pdf, f"{club.name}-{member.name}.pdf")
+    language, locale = season_language(member)  # the member's language, else this phone's
+    return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
+                        f"{club.name}-{member.name}.pdf")
 
 
 @bp.get("/c/<club_id>/summary.pdf")
 def club_summary(club_id: str) -> Any:
     """The club summary PDF for the period (all time by default) for any club role."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response
+    from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)
     period, _typed, _errors = read_period(request.args)
-    return pdf_response(render_club_summary(season_report(get_session(), club, period)), f"{club.name}.pdf")
+    language, locale = season_language(None)
+    return pdf_response(render_club_summary(season_report(get_session(), club, period), language=language,
+                                            locale=locale), f"{club.name}.pdf")
