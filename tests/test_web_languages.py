@@ -210,3 +210,20 @@ def test_lang_in_the_address_overrides_the_cookie_and_the_browser(client: Any) -
 def test_the_switch_only_goes_back_to_this_site(client: Any, target: str) -> None:
     response = client.get("/language/et", query_string={"next": target})
     assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+def test_the_installed_app_and_every_answer_say_their_language(client: Any) -> None:
+    """The manifest a phone installs describes the app in the phone's language; answers say which
+    language they are in and that caches must keep one copy per language."""
+    manifest = client.get("/manifest.webmanifest", headers={"Accept-Language": "ml"})
+    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+    body = manifest.get_json()
+    assert body["lang"] == "ml" and body["name"] == "Tonk Ledger"
+    assert re.search("[\u0d00-\u0d7f]", body["description"]), body["description"]
+    english = client.get("/manifest.webmanifest", headers={"Accept-Language": "en"}).get_json()
+    assert english["description"] == ("Records Tonk hands at the table, pays them exactly, settles the night "
+                                      "in the fewest transfers.")
+    page = client.get("/", headers={"Accept-Language": "et-EE,et;q=0.9"})
+    assert page.headers["Content-Language"] == "et"
+    assert {"Accept-Language", "Cookie"} <= set(page.vary)
+    assert page_lang(page) == "et"

@@ -23,19 +23,6 @@ from ledger.web.formatting import phone_label
 MAX_REMEMBERED = 20
 MAX_ID = 2**31 - 1  # larger numbers in a URL name nothing (and overflow the database's integers)
 
-ACTION_WORDS = {
-    "record": N_("record hands"),
-    "void": N_("void hands"),
-    "close": N_("close the night"),
-    "pay": N_("mark payments"),
-    "share": N_("see the table's links"),
-    "undo": N_("undo the last hand"),
-    "amend": N_("correct hands"),
-    "void_payment": N_("void payments"),
-    "restore": N_("restore hands"),
-    "cohost": N_("make co-hosts"),
-    "seat": N_("change the seats or the stake"),
-}
 # Why the page refuses: one whole sentence per action; ``role`` is the phone's role in words.
 REFUSALS = {
     "record": N_("This phone joined the table as a {role}, and a {role} cannot record hands."),
@@ -114,14 +101,12 @@ def role_word(role: str | None) -> str:
 
 def role_refusal(night: GameSession | None, role: str, action: str) -> Response:
     """The 403 page for a role that may not do ``action``: ``refusal`` is the whole sentence
-    ("This phone joined the table as a player, and a player cannot void hands."); ``role`` and
-    ``action`` are the same words on their own (in the request's language)."""
-    action_words = ACTION_WORDS.get(action)
+    ("This phone joined the table as a player, and a player cannot void hands."), in the
+    request's language."""
     refusal = (_(REFUSALS[action], role=role_word(role)) if action in REFUSALS
                else _("This phone joined the table as a {role}, and a {role} cannot do that.", role=role_word(role)))
     return make_response(render_template(
         "error.html", status=403, title=_("Ask the host"), reason="role", night=night,
-        role=role_word(role), action=_(action_words) if action_words else action.replace("_", " "),
         refusal=refusal,
     ), 403)
 

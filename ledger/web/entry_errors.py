@@ -40,20 +40,6 @@ SUMMARIES = {
     "side": N_("Please check the side pot"),
     "step": N_("Please check this step"),
 }
-# The same places as the object of "Please check …" (for a page that writes that sentence itself).
-SUBJECTS = {
-    "run": N_("the run"),
-    "hand": N_("{name}’s hand"),
-    "spade": N_("{name}’s spade"),
-    "who:knock": N_("who knocked"),
-    "who:deal_tonk": N_("who claimed"),
-    "who:double_double": N_("who tonked out"),
-    "who": N_("who went out"),
-    "responder": N_("who could go out on the run"),
-    "dealer": N_("the dealer"),
-    "side": N_("the side pot"),
-    "step": N_("this step"),
-}
 
 
 class EntryErrors:
@@ -77,11 +63,6 @@ class EntryErrors:
         """The error summary's sentence: where the first error is ("Please check Marcus’s hand")."""
         case, params = self._error_place()
         return _(SUMMARIES[case], **params)
-
-    def error_subject(self: HandForm) -> str:
-        """Where the first error is, in words ("Marcus’s hand", "the dealer")."""
-        case, params = self._error_place()
-        return _(SUBJECTS[case], **params)
 
     def _error_place(self: HandForm) -> tuple[str, dict[str, str]]:
         """The key of :data:`SUMMARIES` for the first error, with its parameters."""

@@ -8,13 +8,19 @@ the form's CSRF token and each hand's idempotency key) when the connection retur
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, current_app, request, send_from_directory
 from flask.blueprints import BlueprintSetupState
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
+from ledger.i18n import N_, _, current_language
 from ledger.web.blueprint import bp
+
+# the manifest's description (static/manifest.webmanifest), for the catalogue
+N_("Records Tonk hands at the table, pays them exactly, settles the night in the fewest transfers.")
 
 
 def is_offline_copy() -> bool:
@@ -54,5 +60,12 @@ def service_worker() -> Any:
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Any:
-    return send_from_directory(current_app.static_folder or "static", "manifest.webmanifest",
-                               mimetype="application/manifest+json", max_age=3600)
+    """``static/manifest.webmanifest`` with its description and ``lang`` in the phone's language
+    (the name, "Tonk Ledger", is the same in every language)."""
+    path = Path(current_app.static_folder or "static") / "manifest.webmanifest"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["description"] = _(document["description"])
+    document["lang"] = current_language()
+    response = Response(json.dumps(document, ensure_ascii=False), mimetype="application/manifest+json")
+    response.cache_control.max_age = 3600
+    return response
