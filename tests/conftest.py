@@ -65,6 +65,16 @@ def client(app: Any) -> Any:
 
 
 @pytest.fixture
+def pseudo_app(database_url: str) -> Iterator[Any]:
+    """The app with the pseudo language (``?lang=en-XA``) on: every catalogue sentence in
+    accented look-alike letters, so that English left unwrapped shows."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
+                      "I18N_PSEUDO": True})
+    yield app
+    app.extensions["ledger.engine"].dispose()
+
+
+@pytest.fixture
 def night_data() -> dict[str, Any]:
     return load_json("nights/night-01.json")
 

@@ -18,7 +18,6 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from ledger import create_app
 from ledger.api.errors import SCHEMA_MESSAGES, schema_sentence
 from ledger.i18n import PSEUDO, SOURCE, set_language, use_language
 from ledger.rules import Card, HandError
@@ -44,11 +43,8 @@ def english_around() -> Iterator[None]:
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Any]:
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
-                      "I18N_PSEUDO": True})
-    yield app
-    app.extensions["ledger.engine"].dispose()
+def app(pseudo_app: Any) -> Any:
+    return pseudo_app
 
 
 @pytest.fixture

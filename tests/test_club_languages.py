@@ -23,6 +23,7 @@ from i18n_text import english_left
 from ledger import create_app
 from ledger.i18n import LANGUAGES
 from ledger.money import format_minor
+from renamed import renamed as renamed_as
 
 REPO = Path(__file__).resolve().parent.parent
 # night-01's players, renamed into scripts that are not Latin: a name never counts as English
@@ -42,13 +43,7 @@ def pseudo_app(database_url: str) -> Iterator[Any]:
 
 
 def renamed(value: Any) -> Any:
-    if isinstance(value, str):
-        return NAMES.get(value, value)
-    if isinstance(value, list):
-        return [renamed(v) for v in value]
-    if isinstance(value, dict):
-        return {renamed(k): renamed(v) for k, v in value.items()}
-    return value
+    return renamed_as(value, NAMES)
 
 
 def make_club(client: Any, name: str = "Λέσχη", **extra: Any) -> dict[str, Any]:

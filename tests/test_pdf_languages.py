@@ -15,14 +15,13 @@ from __future__ import annotations
 import re
 import subprocess
 from datetime import date, datetime, timezone
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from babel.dates import get_month_names, get_period_names
 from babel.messages.catalog import Catalog
 
 from i18n_text import ALLOWED
-from ledger import create_app
 from ledger.clubs.season import ClubPaymentLine, SeasonReport
 from ledger.clubs.standings import NightLine, Period, Standing
 from ledger.db import get_session
@@ -73,14 +72,6 @@ def pseudo_catalogue_has_the_pdf_sentences() -> None:
     assert shown == pseudo("Running balance"), (
         "ledger/translations/messages.pot lacks the PDF sentences: regenerate it with "
         "pybabel extract -F babel.cfg -k N_ -k pgettext:1c,2 --no-location -o ledger/translations/messages.pot .")
-
-
-@pytest.fixture
-def pseudo_app(database_url: str) -> Iterator[Any]:
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
-                      "I18N_PSEUDO": True})
-    yield app
-    app.extensions["ledger.engine"].dispose()
 
 
 def bearer(token: str) -> dict[str, str]:

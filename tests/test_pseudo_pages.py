@@ -35,6 +35,7 @@ from i18n_text import ALLOWED, english_left
 from ledger import create_app
 from ledger.web.formatting import phone_label
 from ledger.web.start_form import currency_choices
+from renamed import renamed as renamed_as
 from test_web_pages import csrf_of
 from test_web_table_ready import MOBILE
 
@@ -151,14 +152,7 @@ def split_leftovers(page: str, codes: frozenset[str] = frozenset()) -> tuple[lis
 
 # -- the night --------------------------------------------------------------------------------------
 def renamed(value: Any) -> Any:
-    """night-01's data with the players' names in Greek and Lao."""
-    if isinstance(value, str):
-        return NAMES.get(value, value)
-    if isinstance(value, list):
-        return [renamed(v) for v in value]
-    if isinstance(value, dict):
-        return {renamed(k): renamed(v) for k, v in value.items()}
-    return value
+    return renamed_as(value, NAMES)
 
 
 def lang(path: str) -> str:

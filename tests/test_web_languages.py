@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from i18n_text import english_left
-from ledger import create_app
 from ledger.money import format_minor
 from test_web_pages import csrf_of, error_for, flashes, table_token
 from test_web_rules import Phone
@@ -36,11 +35,8 @@ NEW_STAKE = "0.50"
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Any]:
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "test-secret",
-                      "I18N_PSEUDO": True})
-    yield app
-    app.extensions["ledger.engine"].dispose()
+def app(pseudo_app: Any) -> Any:
+    return pseudo_app
 
 
 def usd(amount_minor: int) -> str:
