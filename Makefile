@@ -19,7 +19,7 @@ $(RUN_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade --progress-bar on pip
 	$(BIN)/python -m pip install --progress-bar on -e .
-	$(BIN)/pybabel compile -q -d $(TRANSLATIONS) --statistics
+	$(BIN)/pybabel compile -d $(TRANSLATIONS) --statistics
 	touch $(RUN_STAMP)
 
 # everything, test packages included (make test)
@@ -64,11 +64,11 @@ bench-pdf-http: $(STAMP)
 translations: $(RUN_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k N_ -k pgettext:1c,2 --no-location --sort-output \
 		--project "Tonk Ledger" --copyright-holder "Tonk Ledger" -o $(TRANSLATIONS)/messages.pot .
-	$(BIN)/pybabel update -q -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete
-	$(BIN)/pybabel compile -q -d $(TRANSLATIONS) --statistics
+	$(BIN)/pybabel -q update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d $(TRANSLATIONS) --statistics
 
 translations-compile: $(RUN_STAMP)
-	$(BIN)/pybabel compile -q -d $(TRANSLATIONS) --statistics
+	$(BIN)/pybabel compile -d $(TRANSLATIONS) --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache
