@@ -14,6 +14,8 @@ from babel.numbers import format_currency, get_currency_precision, is_currency
 from ledger.rules.words import N_, render
 
 _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+# one to three digits (not starting with 0), a separator, then exactly three digits: "1.000", "25.500"
+_GROUPED = re.compile(r"([1-9][0-9]{0,2})\.([0-9]{3})")
 """ASCII digits with an optional '.' decimal separator: "5", "0.25", "5.", ".25"."""
 
 
@@ -63,7 +65,9 @@ def parse_amount(text: str, currency: str) -> int:
     Europe is 150 cents; ``"1,000"`` in USD is refused for its decimals, never read as 1000):
     ``parse_amount("0.25", "USD") == 25``, ``parse_amount("5", "USD") == 500``,
     ``parse_amount("5", "JPY") == 5``. Trailing zeros beyond the currency's digits are fine
-    (``"0.250"`` in EUR is 25); a value that needs more digits is refused.
+    (``"0.250"`` in EUR is 25); a value that needs more digits is refused. ``"1.000"`` or
+    ``"1.500"`` in a currency of fewer than three decimals is refused too: where a dot groups
+    thousands (Turkish, Spanish) it means a thousand, and a guess either way could be 1000× off.
 
     Raises :class:`AmountError` (a ``ValueError``; its text quotes the input) for empty text, a negative amount, anything
     that is not a plain decimal number (no ',' separators, signs or symbols), more decimals than
@@ -88,6 +92,15 @@ def parse_amount(text: str, currency: str) -> int:
             f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'",
             N_("Not an amount: {amount}; write digits with '.' as the decimal separator, e.g. '0.25'."),
             amount=repr(text),
+        )
+    grouped = _GROUPED.fullmatch(cleaned)
+    if grouped and digits < 3:  # "1.000" or "1.500": a thousands separator where it is a dot (tr, es, de)
+        thousands = grouped.group(1) + grouped.group(2)
+        raise AmountError(
+            f"{text.strip()!r} could be {thousands} with a thousands separator; refused rather than guessed",
+            N_("{amount} could mean {thousands} or {small}: type it without a thousands separator."),
+            amount=repr(text.strip()), thousands=thousands, small=format_plain(
+                int(_scale(Decimal(cleaned), digits).to_integral_value(rounding="ROUND_DOWN")), currency),
         )
     scaled = _scale(Decimal(cleaned), digits)
     if scaled != scaled.to_integral_value():

@@ -141,3 +141,25 @@ def test_plain_text_round_trips_through_parse(minor, currency):
 @pytest.mark.parametrize(("text", "currency", "minor"), [("1,50", "EUR", 150), (" 0,25 ", "EUR", 25), ("7,5", "BRL", 750)])
 def test_parse_amount_accepts_a_decimal_comma(text, currency, minor):
     assert parse_amount(text, currency) == minor
+
+
+@pytest.mark.parametrize(("text", "currency", "thousands", "small"), [
+    ("1.000", "TRY", "1000", "1.00"),  # a thousand lira typed the Turkish way: never ₺1.00
+    ("1.500", "EUR", "1500", "1.50"),
+    ("25.500", "USD", "25500", "25.50"),
+    ("1.000", "JPY", "1000", "1"),
+])
+def test_a_dot_that_may_group_thousands_is_refused_not_guessed(text: str, currency: str, thousands: str,
+                                                               small: str) -> None:
+    from ledger.i18n import use_language
+    from ledger.money import AmountError
+
+    with pytest.raises(AmountError) as refused:
+        parse_amount(text, currency)
+    assert refused.value.params["thousands"] == thousands and refused.value.params["small"] == small
+    assert refused.value.message == f"'{text}' could mean {thousands} or {small}: type it without a thousands separator."
+    with use_language("tr"):
+        assert refused.value.message != refused.value.args[0] and thousands in refused.value.message
+    # unambiguous amounts are read as before
+    assert parse_amount("0.250", "EUR") == 25 and parse_amount("1.234", "BHD") == 1234
+    assert parse_amount(thousands, currency) == int(thousands) * (1 if currency == "JPY" else 100)

@@ -223,3 +223,25 @@ def test_the_installed_app_and_every_answer_say_their_language(client: Any) -> N
     assert page.headers["Content-Language"] == "et"
     assert {"Accept-Language", "Cookie"} <= set(page.vary)
     assert page_lang(page) == "et"
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("fil-PH, en;q=0.8", "fil"),  # a regional first choice beats a bare "en" further down
+    ("ml-IN;q=1, en;q=0.9", "ml"),
+    ("de-DE, tr;q=0.7, en;q=0.5", "tr"),  # the first language we speak
+    ("xx, ;;;,", "en"),
+])
+def test_the_phones_first_language_we_speak_wins(client: Any, header: str, lang: str) -> None:
+    assert page_lang(client.get("/", headers={"Accept-Language": header})) == lang
+    api = client.post("/api/v1/sessions", json={}, headers={"Accept-Language": header})
+    assert api.status_code == 422 and api.headers["Content-Language"] == lang
+
+
+def test_an_address_no_route_knows_gets_the_phones_own_page(client: Any) -> None:
+    """A share link cut short: the phone's 404 page in its language, not the server's bare one."""
+    page = client.get("/join/abc", headers={"Accept-Language": "lo"})
+    assert page.status_code == 404 and page_lang(page) == "lo" and 'name="viewport"' in page.get_data(as_text=True)
+    assert re.search("[\u0e80-\u0eff]", page.get_data(as_text=True))
+    api = client.get("/api/v1/no-such-thing", headers={"Accept-Language": "tr"})
+    assert api.status_code == 404 and api.get_json()["error"] == "not_found"
+    assert api.get_json()["message"] != client.get("/api/v1/no-such-thing").get_json()["message"]

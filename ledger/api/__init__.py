@@ -506,7 +506,8 @@ def openapi_document() -> Any:
     return jsonify(document)
 
 
-def _http_error(err: HTTPException) -> Any:
+def http_error(err: HTTPException) -> Any:
+    """The API's JSON answer for an HTTP error; outside ``/api/`` Flask's own page."""
     if request.path.startswith("/api/"):
         if err.code == 429:
             return error_response(429, "too_many_attempts", Sentence(TOO_MANY_ATTEMPTS))
@@ -528,4 +529,4 @@ from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club c
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.register_error_handler(InternalServerError, _server_error)
-    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(HTTPException, http_error)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.exceptions import NotFound
 
 from ledger.web import (  # noqa: F401  (register routes)
     amend, club_forms, language, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, js_words, live, log_page, offline, record, resubmit, rules_page, seats_page,
@@ -33,3 +34,4 @@ def init_app(app: Flask) -> None:
 
     csrf.exempt(api_bp)  # the JSON API authenticates by bearer token, not cookies
     app.register_blueprint(bp)
+    app.register_error_handler(NotFound, errors.any_not_found)

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from ledger.access import AccessDenied
 from ledger.i18n import N_, _
@@ -31,6 +31,16 @@ def forbidden(_err: Any) -> Any:
 @bp.errorhandler(404)
 def not_found(_err: Any) -> Any:
     return render_template("error.html", status=404, title=_("Not found"), reason="not_found"), 404
+
+
+def any_not_found(err: NotFound) -> Any:
+    """An address no route knows (a share link cut short, ``/nope``): the phone's own 404 page
+    in its language; the API keeps its JSON answer."""
+    if request.path.startswith("/api/"):
+        from ledger.api import http_error
+
+        return http_error(err)
+    return not_found(err)
 
 
 @bp.errorhandler(CSRFError)

@@ -36,9 +36,12 @@ def choose_language() -> str:
         code = known(tag, pseudo=pseudo)
         if code:
             return code
-    offered = list(LANGUAGES) + ["tl"] + ([PSEUDO] if pseudo else [])
-    best = request.accept_languages.best_match(offered)
-    return known(best, pseudo=pseudo) or SOURCE
+    # the phone's languages best first ("fil-PH, en;q=0.8" is Filipino): the first one we speak
+    for tag, quality in request.accept_languages:
+        code = known(tag, pseudo=pseudo) if quality > 0 else None
+        if code:
+            return code
+    return SOURCE
 
 
 def _format_locale_for(code: str) -> str:
