@@ -2,7 +2,8 @@
 
 ``visible_text(html)`` gathers the text nodes and the attributes a browser shows or reads aloud
 (``title``, ``aria-label``, ``alt``, ``placeholder``, a button's ``value``), skipping ``<script>``,
-``<style>`` and any element marked ``translate="no"`` (names, codes, cards). In the pseudo language
+``<style>``, ``<time>`` (a date Babel wrote; the pseudo language formats like ``en_US``) and any
+element marked ``translate="no"`` (names, codes, cards). In the pseudo language
 every catalogue sentence is written in accented look-alike letters, so ``english_left`` finds the
 sentences that never went through the catalogue: runs of two or more plain ASCII letters.
 """
@@ -27,7 +28,7 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
-        skipped = bool(self._skip) or tag in ("script", "style") or values.get("translate") == "no"
+        skipped = bool(self._skip) or tag in ("script", "style", "time") or values.get("translate") == "no"
         if skipped and tag not in VOID:
             self._skip.append(tag)
         if skipped:

@@ -269,3 +269,18 @@ def test_the_chart_draws_one_panel_per_member_on_one_scale() -> None:
     assert "spark-pos" in str(drawn[0].svg) and "spark-neg" in str(drawn[1].svg)
     many = panels([(f"M{i}", i, [i * 10]) for i in range(40)])
     assert len(many) == 40
+
+
+def test_club_pages_write_days_the_readers_way(app: Any, client: Any) -> None:
+    """A club night's day on the club page is a Babel date in the phone's language, in a ``<time>``."""
+    from datetime import datetime, timezone
+
+    from babel.dates import format_date
+
+    club = make_club(client, members=["Dee", "Rosa"])
+    night = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
+        "name": "Friday", "stake": 25, "players": ["Dee", "Rosa"], "first_dealer": "Dee", "club": club["id"]})
+    assert night.status_code == 201, night.get_json()
+    page = owner_phone(app, club).get(f"/c/{club['id']}?lang=tr").get_data(as_text=True)
+    today = datetime.now(timezone.utc).date()
+    assert f'<time datetime="{today.isoformat()}">{format_date(today, "medium", locale="tr_TR")}</time>' in page

@@ -6,11 +6,12 @@ dates and times through Babel in the request's locale; words through :mod:`ledge
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
-from babel.dates import format_datetime
+from babel.dates import format_date, format_datetime
 from flask import has_request_context, request
 from jinja2 import pass_context
+from markupsafe import Markup
 from jinja2.runtime import Context
 
 from ledger.db import get_session
@@ -109,6 +110,21 @@ def clock(context: Context, moment: datetime) -> str:
     phone's own zone."""
     night = context.get("night") or _night_of_request()
     return local_clock(moment, getattr(night, "timezone", None))
+
+
+@bp.app_template_filter("day")
+def day(value: str | date) -> str:
+    """``"2026-12-01"`` (or a date, or an ISO time whose day is meant) as the reader writes a day:
+    ``"Dec 1, 2026"`` in English, ``"1 Ara 2026"`` in Turkish (Babel's medium date)."""
+    when = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+    return format_date(when, "medium", locale=format_locale_now())
+
+
+@bp.app_template_global("day_tag")
+def day_tag(value: str | date) -> Markup:
+    """:func:`day` inside ``<time datetime="2026-12-01">``, for a sentence's parameter."""
+    when = value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+    return Markup('<time datetime="{}">{}</time>').format(when.isoformat(), day(when))
 
 
 @bp.app_template_filter("night_date")
