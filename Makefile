@@ -32,7 +32,7 @@ run: $(RUN_STAMP)
 	$(BIN)/tonk-ledger serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 demo: $(RUN_STAMP)
 	$(BIN)/tonk-ledger demo --base-url http://127.0.0.1:$(PORT)

@@ -16,6 +16,19 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 SHARED = REPO.parent / "shared"
 PG_URL = os.environ.get("LEDGER_TEST_DATABASE_URL")
+# CI's second pass (.ci/run): only the tests that store anything, once more on PostgreSQL; the rules
+# engine, settlement, catalogues and PDF layout ran on the first pass and know no database.
+DATABASE_ONLY = bool(PG_URL) and os.environ.get("LEDGER_TEST_DATABASE_ONLY") == "1"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not DATABASE_ONLY:
+        return
+    kept = [item for item in items if "database_url" in getattr(item, "fixturenames", ())]
+    dropped = [item for item in items if "database_url" not in getattr(item, "fixturenames", ())]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def load_json(relative: str) -> Any:
