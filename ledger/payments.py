@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from ledger import figures
 from ledger.access import SYSTEM, Actor
 from ledger.audit import audit
+from ledger.clubs.models import Club, ClubNight
 from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
@@ -38,6 +39,26 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
     return figures.outstanding(db, night)
 
 
+def carried_into(db: Session, night: GameSession) -> Club | None:
+    """The club a closed night's balances were carried into (its settle-up is then the
+    club's), or ``None``: a night outside clubs, still open, or settled in cash."""
+    link = db.get(ClubNight, night.id, populate_existing=True)
+    if night.status != "closed" or link is None or link.carried is not True:
+        return None
+    return db.get(Club, link.club_id)
+
+
+def _refuse_if_carried(db: Session, night: GameSession) -> None:
+    """:class:`NightError` 409 ``night_carried`` when the night's balances went into its club."""
+    club = carried_into(db, night)
+    if club is not None:
+        name = club.name
+        db.rollback()  # ends the write transaction: nothing was changed
+        raise NightError(409, "night_carried", N_("The debts of this night were carried into the balances of {club}; "
+                                                  "pay them there, not on this night."),
+                         None, club=name)
+
+
 def record_payment(
     db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
     *, confirm: bool = False,
@@ -52,7 +73,8 @@ def record_payment(
     past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
     the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
     ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
-    :class:`AccessDenied` for a viewer.
+    409 ``night_carried`` once the night's balances were carried into its club
+    (:func:`carried_into`; payments made before closing stay); :class:`AccessDenied` for a viewer.
     """
     actor.require("pay")
     payer, payee = normalise_name(payer), normalise_name(payee)
@@ -65,7 +87,8 @@ def record_payment(
         raise NightError(422, "invalid_payment", N_("A payment must be a positive amount, and not absurdly large."), "amount")
     # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
     begin_write(db)
-    figures.lock(db, night)
+    night = figures.lock(db, night)
+    _refuse_if_carried(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
     if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
@@ -105,13 +128,15 @@ def _check_owed(
 
 def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor = SYSTEM) -> Payment:
     """Void a recorded payment (kept, stops counting). Raises :class:`NightError` 404
-    ``payment_not_found``; :class:`AccessDenied` unless host."""
+    ``payment_not_found``, 409 ``night_carried`` (as :func:`record_payment`); :class:`AccessDenied`
+    unless host."""
     actor.require("void_payment")
     begin_write(db)
-    figures.lock(db, night)
+    night = figures.lock(db, night)
     payment = db.get(Payment, payment_id, populate_existing=True)
     if payment is None or payment.session_id != night.id:
         raise NightError(404, "payment_not_found", N_("This night has no payment {id}."), "id", id=payment_id)
+    _refuse_if_carried(db, night)
     if payment.status == "voided":
         return payment
     before = payment_json(payment)

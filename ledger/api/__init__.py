@@ -394,7 +394,8 @@ def list_payments(session_id: str) -> Any:
 def record_payment(session_id: str) -> Any:
     """``{"from", "to", "amount", "confirm"?}`` (int minor units, partial allowed) → 201 the
     payment and what is still ``outstanding``; 422 ``overpayment`` for more than is owed
-    unless ``"confirm": true``."""
+    unless ``"confirm": true``; 409 ``night_carried`` once the night's balances were carried
+    into its club (voiding a payment too)."""
     night, actor = authorised(session_id, "pay")
     data = load(PaymentSchema(), json_body())
     db = get_session()

@@ -20,6 +20,7 @@ from ledger.i18n import _
 from ledger.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
+from ledger.payments import carried_into
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
 from ledger.timeline import seat_order
@@ -40,6 +41,7 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
         "paid_any": any(p.status == "counted" for p in payments),
         "hand_count": ledger_night.hand_count(db, night),
         "everyone": seat_order(night),
+        "carried_into": carried_into(db, night),  # its settle-up is the club's: no payments here
     }
 
 
@@ -113,8 +115,11 @@ def void_payment(session_id: str, payment_id: int) -> Any:
         abort(404)
     try:
         payment = ledger_night.void_payment(get_session(), night, payment_id, actor)
-    except NightError:
-        abort(404)
+    except NightError as err:
+        if err.code != "night_carried":
+            abort(404)
+        flash(err.message, "error")
+        return redirect(url_for("web.settle", session_id=night.id))
     flash(_("Payment voided: {payer} paid {payee} {amount} no longer counts.", payer=payment.payer,
             payee=payment.payee, amount=money(payment.amount_minor, night.currency)), "success")
     return redirect(url_for("web.settle", session_id=night.id))
