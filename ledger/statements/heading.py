@@ -4,8 +4,8 @@ A heading is laid out when its table gives it the column's width: it breaks only
 spaces between its words (a word of a script written without spaces, Thai, Lao, Khmer,
 Myanmar, Han, kana, may also break between its grapheme clusters); when one word is wider
 than the column the heading's type shrinks, down to :data:`FLOOR` points, rather than
-breaking the word. Only a word still too wide at the floor breaks, between grapheme clusters,
-never inside one. Every line is ordinary markup (:func:`ledger.statements.fonts.markup`), so
+breaking the word. A word still too wide at the floor is abbreviated with an ellipsis, cut
+between grapheme clusters, never inside one (a long name: "Konstantinopoli…"). Every line is ordinary markup (:func:`ledger.statements.fonts.markup`), so
 each piece is set in its script's font and shaped by HarfBuzz like any other text.
 """
 from __future__ import annotations
@@ -45,12 +45,22 @@ def _units(value: str) -> list[tuple[str, str]]:
     return out
 
 
+def _clipped(word: str, room: float, size: float, bold: bool) -> str:
+    """``word`` cut after as many whole grapheme clusters as fit in ``room`` with an ellipsis
+    (at least one cluster)."""
+    clusters = _CLUSTER.findall(word)
+    keep = len(clusters) - 1
+    while keep > 1 and _width("".join(clusters[:keep]) + "\u2026", size, bold) > room:
+        keep -= 1
+    return "".join(clusters[:keep]) + "\u2026"
+
+
 def heading_lines(value: str, width: float, size: float, *, bold: bool = True,
                   floor: float = FLOOR) -> tuple[list[str], float]:
     """The lines ``value`` is set on in a column ``width`` points wide, and the type size:
     ``size`` unless a word is wider than the column, then smaller (not below ``floor``) so the
     widest word fits. Lines break between words (see the module); a word still too wide at
-    ``floor`` breaks between its grapheme clusters."""
+    ``floor`` is abbreviated with an ellipsis at a grapheme-cluster boundary."""
     room = max(width - _SLACK, 1.0)
     units = _units(value)
     if not units:
@@ -65,8 +75,7 @@ def heading_lines(value: str, width: float, size: float, *, bold: bool = True,
         if _width(piece, size, bold) <= room:
             pieces.append((piece, join))
             continue
-        clusters = _CLUSTER.findall(piece)  # the last resort: a word wider than the column at the floor
-        pieces += [(clusters[0], join)] + [(c, "") for c in clusters[1:]]
+        pieces.append((_clipped(piece, room, size, bold), join))  # wider than the column at the floor
     lines: list[str] = []
     line = ""
     for piece, join in pieces:
