@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
@@ -21,11 +22,13 @@ from reportlab.lib.enums import TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase import _fontdata
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph
 
 from ledger.i18n import SOURCE, _, current_language
 from ledger.money import format_minor
-from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs, text_width
+from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs
 
 INK = colors.HexColor("#1F2933")
 MUTED = colors.HexColor("#6B7280")
@@ -85,7 +88,8 @@ def styles(table_size: float) -> Styles:
     )
 
 
-_shaped_styles: dict[int, ParagraphStyle] = {}
+# a style's shaped twin, for as long as the style lives (a render's styles die with it)
+_shaped_styles: weakref.WeakKeyDictionary[ParagraphStyle, ParagraphStyle] = weakref.WeakKeyDictionary()
 _RUN = re.compile(r'(<font name="[^"]+">)([^<]*)(</font>)')
 
 
@@ -97,9 +101,9 @@ def para(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph
     if style.fontName == BOLD and '<font name="' in text_markup:
         text_markup = _RUN.sub(r"\1<b>\2</b>\3", text_markup)  # a <font name> run is regular unless <b> is inside
     if SHAPED_MARK in text_markup:
-        shaped = _shaped_styles.get(id(style))
+        shaped = _shaped_styles.get(style)
         if shaped is None:
-            shaped = _shaped_styles[id(style)] = ParagraphStyle(style.name + "-shaped", style, shaping=1)
+            shaped = _shaped_styles[style] = ParagraphStyle(style.name + "-shaped", style, shaping=1)
         style = shaped
     return Paragraph(text_markup, style, **kwargs)  # type: ignore[arg-type]
 
@@ -121,20 +125,6 @@ def plain_fits(value: str, font: str, size: float, width: float) -> bool:
 def short(name: str, limit: int = NAME_LIMIT) -> str:
     """A name clipped with an ellipsis for narrow places (headers show it in full)."""
     return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
-
-
-def fit_words(value: str, width: float, size: float, *, bold: bool = True) -> str:
-    """``value`` with each word wider than ``width`` points (at ``size``) clipped with an
-    ellipsis to fit, so a column heading breaks between words and never inside one."""
-    words = []
-    for word in value.split(" "):
-        if word and text_width(word, size, bold=bold) > width:
-            keep = len(word) - 1
-            while keep > 1 and text_width(word[:keep] + "\u2026", size, bold=bold) > width:
-                keep -= 1
-            word = word[:keep] + "\u2026"
-        words.append(word)
-    return " ".join(words)
 
 
 class Money:
@@ -261,6 +251,17 @@ class Bookmark(Flowable):
         self.canv.showOutline()
 
 
+class EmbeddedCanvas(Canvas):
+    """A canvas on which reportlab's own defaults (a table cell's font, a chart drawing's first
+    state, all Helvetica) name our embedded Noto Sans instead: every font in the file is
+    embedded. Our text never asks for a standard font; this only catches the defaults."""
+
+    def setFont(self, psfontname: str, size: float, leading: float | None = None) -> None:
+        if psfontname in _fontdata.standardFonts:
+            psfontname = BOLD if "Bold" in psfontname else BODY
+        super().setFont(psfontname, size, leading)
+
+
 def build(story: Sequence[Flowable], pages: dict[str, tuple[float, float]], *, title: str,
           subject: str, locale: str) -> bytes:
     """Lay ``story`` out on page templates named in ``pages`` (the first starts) and return
@@ -270,6 +271,7 @@ def build(story: Sequence[Flowable], pages: dict[str, tuple[float, float]], *, t
         buffer, pagesize=next(iter(pages.values())), leftMargin=MARGIN, rightMargin=MARGIN,
         topMargin=MARGIN, bottomMargin=MARGIN + 4 * mm, title=title, author="Tonk Ledger",
         subject=subject, creator="Tonk Ledger", lang=locale.replace("_", "-"),
+        initialFontName=BODY,  # the canvas's first font: not a non-embedded Helvetica
     )
     deco = footer(title)
     templates = []
@@ -278,7 +280,7 @@ def build(story: Sequence[Flowable], pages: dict[str, tuple[float, float]], *, t
                       id=f"frame-{name}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         templates.append(PageTemplate(id=name, frames=[frame], onPage=deco, pagesize=size))
     doc.addPageTemplates(templates)
-    doc.build(list(story))
+    doc.build(list(story), canvasmaker=EmbeddedCanvas)
     return buffer.getvalue()
 
 

@@ -18,6 +18,7 @@ from ledger.i18n import _, ngettext, pgettext
 from ledger.report import PlayerStatement, SessionReport, running_minor
 from ledger.statements.chart import player_chart
 from ledger.statements.fonts import BODY, BOLD, markup, runs, text_width
+from ledger.statements.heading import Heading
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Bookmark, Money,
     frame_width, hex_of, para, plain_fits, styles, text, when,
@@ -129,16 +130,16 @@ def _hands(statement: PlayerStatement, st, money: Money, width: float) -> Table:
     size = TABLE_SIZE
     figures = [money(h.amount_minor) for h in statement.hands] + [money(h.balance_minor) for h in statement.hands]
     plain = _plain_ok(figures[:50] + figures[-50:])
-    # the figure columns are as wide as their widest amount, and as the last word of each heading
-    # ("received", "balance" in English), so that a heading breaks between words only
-    last_words = [h.split()[-1] if h.split() else h for h in heads[2:]]
+    # the figure columns are as wide as their widest amount, and as the widest word of their
+    # headings ("Ödenen" in "Ödenen veya alınan"), so that a heading keeps its type size
+    head_words = [w for h in heads[2:] for w in h.split()]
     fig_w = max([text_width(f, size, bold=True) for f in set(figures)]
-                + [text_width(w, size, bold=True) for w in last_words]) + 12
+                + [text_width(w, size, bold=True) for w in head_words]) + 12
     num_w = max(text_width(str(max((h.number for h in statement.hands), default=0)), size, bold=True),
                 min(text_width(heads[0], size, bold=True), 12 * mm)) + 12  # a long heading wraps
     col_widths = [num_w, width - num_w - 2 * fig_w, fig_w, fig_w]
-    rows: list[list[object]] = [[text(heads[0], st.head_right), text(heads[1], st.head),
-                                 text(heads[2], st.head_right), text(heads[3], st.head_right)]]
+    rows: list[list[object]] = [[Heading(heads[0], st.head_right), Heading(heads[1], st.head),
+                                 Heading(heads[2], st.head_right), Heading(heads[3], st.head_right)]]
     commands: list[tuple] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
         ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),

@@ -22,6 +22,8 @@ from ledger.clubs.standings import Standing
 from ledger.i18n import LANGUAGES, N_, SOURCE, _, current_language, format_locale, ngettext, use_language
 from ledger.statements import fonts
 from ledger.statements.chart import player_chart, table_chart
+from ledger.statements.fonts import BODY
+from ledger.statements.heading import Heading
 from ledger.statements.look import (
     HEADER_BG, RULE, STRIPE, Money, build, day_text, frame_width, para, styles, text,
 )
@@ -70,6 +72,7 @@ def _grid(rows: list[list[object]], widths: list[float], right_from: int) -> Tab
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("FONT", (0, 1), (-1, -1), BODY, TABLE_SIZE),  # plain cells (counts) in the embedded font, not Helvetica
         ("ALIGN", (right_from, 0), (-1, -1), "RIGHT"),
     ]
     commands += [("BACKGROUND", (0, i), (-1, i), STRIPE) for i in range(2, len(rows), 2)]
@@ -109,7 +112,7 @@ def member_story(report: SeasonReport, member: str, locale: str) -> list[Flowabl
     out.append(text(_("Nights"), st.h2))
     if standing.lines:
         heads = (_("Date"), _("Night"), _("Result"), _("Running total"), _("Owed after"))
-        rows: list[list[object]] = [[text(h, st.head) for h in heads]]
+        rows: list[list[object]] = [[Heading(h, st.head) for h in heads]]
         total = 0
         for line in standing.lines:
             total += line.net_minor
@@ -157,7 +160,7 @@ def summary_story(report: SeasonReport, locale: str) -> list[Flowable]:
         text(_("Standings"), st.h2),
     ]
     heads = (_("Member"), _("Nights"), _("Hands"), _("Net"), _("Best"), _("Worst"), _("Average"), _("Caught"))
-    rows: list[list[object]] = [[text(h, st.head) for h in heads]]
+    rows: list[list[object]] = [[Heading(h, st.head) for h in heads]]
     for s in report.members:
         rows.append([text(s.name, st.cell), str(len(s.lines)), str(s.hands), para(money.cell(s.net_minor), st.cell_right),
                      para(money.cell(s.best_minor or 0), st.cell_right), para(money.cell(s.worst_minor or 0), st.cell_right),

@@ -26,9 +26,10 @@ from ledger.report import HandLine, SessionReport, plan_lines, running_minor
 from ledger.rules import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width
+from ledger.statements.heading import Heading
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
-    fit_words, frame_width, hex_of, para, plain_fits, short, styles, text, when,
+    frame_width, hex_of, para, plain_fits, short, styles, text, when,
 )
 from ledger.statements.marked import bold, sentence
 from ledger.statements.words import PAID, PAYS, seat_name, stake_text, why_sentence
@@ -318,11 +319,11 @@ def _hand_table(
     col_widths = [num_w, *widths]
 
     header = [
-        text(heads[0], st.head_right),
-        text(heads[1], st.head),
-        text(heads[2], st.head),
-        text(heads[3], st.head),
-    ] + [text(fit_words(short(p), w - 8, size), st.head_right) for p, w in zip(players, col_widths[4:])]
+        Heading(heads[0], st.head_right),
+        Heading(heads[1], st.head),
+        Heading(heads[2], st.head),
+        Heading(heads[3], st.head),
+    ] + [Heading(short(p), st.head_right) for p in players]
     rows: list[list[object]] = [header]
     commands: list[tuple] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
