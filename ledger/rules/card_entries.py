@@ -1,0 +1,186 @@
+"""The cards of an entry, read and checked (RULES.md §9.1 items 6–8): every card parsed where it
+was entered (a hand, laid spreads, the final spread, a spade bet), jokers allowed and counted,
+and no card entered twice. Each refusal is one whole sentence per place a card can be entered.
+
+Used by :mod:`ledger.rules.validation`. Pure domain code: standard library only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ledger.rules.cards import Card, InvalidCard
+from ledger.rules.entry import HandRecord
+from ledger.rules.errors import HandError
+from ledger.rules.ruleset import RuleSet
+from ledger.rules.words import N_
+
+
+@dataclass(frozen=True, slots=True)
+class _Owner:
+    """Where a card was entered: ``kind`` is ``hand``, ``spreads`` (a player's laid spreads),
+    ``final`` (the double-double's final spread) or ``spade`` (a player's spade bet)."""
+
+    kind: str
+    player: str | None = None
+
+
+FINAL = _Owner("final")
+
+# One whole sentence per place a card can be entered. Placeholders: {player}, {text} (what was
+# typed, quoted), {card}.
+NOT_TEXT = {
+    "hand": N_("{player}'s hand lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+    "spreads": N_("{player}'s spreads lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+    "final": N_("The final spread lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+    "spade": N_("{player}'s spade bet lists {text}; a card is written as text, like \"10H\" or \"QD\"."),
+}
+NOT_A_CARD = {
+    "hand": N_("{player}'s hand lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+    "spreads": N_("{player}'s spreads lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+    "final": N_("The final spread lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+    "spade": N_("{player}'s spade bet lists {text}, which is not a card (write it like 10H, QD, A♠)."),
+}
+NOT_DECLARED = {
+    "hand": N_("{player}'s hand declares a joker as {card}, but jokers are only declared when the house "
+               "rule joker_value_mode is 'declared'."),
+    "spreads": N_("{player}'s spreads declares a joker as {card}, but jokers are only declared when the house "
+                  "rule joker_value_mode is 'declared'."),
+    "final": N_("The final spread declares a joker as {card}, but jokers are only declared when the house "
+                "rule joker_value_mode is 'declared'."),
+    "spade": N_("{player}'s spade bet declares a joker as {card}, but jokers are only declared when the house "
+                "rule joker_value_mode is 'declared'."),
+}
+NO_JOKERS = {
+    "hand": N_("{player}'s hand holds a joker, but this table plays without jokers."),
+    "spreads": N_("{player}'s spreads holds a joker, but this table plays without jokers."),
+    "final": N_("The final spread holds a joker, but this table plays without jokers."),
+    "spade": N_("A spade bet holds a joker, but this table plays without jokers."),
+}
+EXTRA_JOKER = {
+    "hand": N_("{player}'s hand shows joker number {number}; the deck has only {jokers}."),
+    "spreads": N_("{player}'s spreads shows joker number {number}; the deck has only {jokers}."),
+    "final": N_("The final spread shows joker number {number}; the deck has only {jokers}."),
+}
+TWICE = {
+    "hand": N_("{player}'s hand lists the {card} twice; a deck has only one."),
+    "spreads": N_("{player}'s spreads lists the {card} twice; a deck has only one."),
+    "final": N_("The final spread lists the {card} twice; a deck has only one."),
+}
+# (where it was first seen, where again): hands are read before spreads, spreads before the final spread
+IN_TWO_PLACES = {
+    ("hand", "hand"): N_("The {card} appears in {first}'s hand and in {player}'s hand; a deck has only one."),
+    ("hand", "spreads"): N_("The {card} appears in {first}'s hand and in {player}'s spreads; a deck has only one."),
+    ("hand", "final"): N_("The {card} appears in {first}'s hand and in the final spread; a deck has only one."),
+    ("spreads", "spreads"): N_("The {card} appears in {first}'s spreads and in {player}'s spreads; a deck has "
+                               "only one."),
+    ("spreads", "final"): N_("The {card} appears in {first}'s spreads and in the final spread; a deck has only "
+                             "one."),
+}
+
+
+def _owner_params(owner: _Owner) -> dict[str, Any]:
+    return {} if owner.player is None else {"player": owner.player}
+
+
+@dataclass
+class Parsed:
+    """Parsed cards with where they came from: lists of ``(field, owner, card)``."""
+
+    held: dict[str, list[tuple[str, _Owner, Card]]]
+    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]]
+    final_spread: list[tuple[str, _Owner, Card]]
+    declarations: dict[str, Card | None]
+
+    def everywhere(self) -> Iterator[tuple[str, _Owner, Card]]:
+        for items in self.held.values():
+            yield from items
+        for spreads in self.spreads.values():
+            for spread in spreads:
+                yield from spread
+        yield from self.final_spread
+
+    def held_cards(self, player: str) -> tuple[Card, ...]:
+        return tuple(card for _, _, card in self.held.get(player, []))
+
+
+def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
+    params = _owner_params(owner)
+    if not isinstance(text, str):
+        raise HandError("invalid_card", NOT_TEXT[owner.kind], field, text=repr(text), **params)
+    try:
+        card = Card.parse(text)
+    except InvalidCard:
+        raise HandError("invalid_card", NOT_A_CARD[owner.kind], field, text=repr(text), **params) from None
+    if card.declared is not None and rules.jokers and rules.joker_value_mode != "declared":
+        raise HandError("invalid_card", NOT_DECLARED[owner.kind], field, card=card.declared, **params)
+    return card
+
+
+def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
+    held: dict[str, list[tuple[str, _Owner, Card]]] = {}
+    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]] = {}
+    for player, hand in record.hands:
+        owner = _Owner("hand", player)
+        if hand.cards is not None:
+            held[player] = [
+                (f"hands.{player}.cards[{i}]", owner, _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner))
+                for i, t in enumerate(hand.cards)
+            ]
+        laid = _Owner("spreads", player)
+        spreads[player] = [
+            [
+                (
+                    f"hands.{player}.spreads[{s}][{i}]",
+                    laid,
+                    _parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", laid),
+                )
+                for i, t in enumerate(spread)
+            ]
+            for s, spread in enumerate(hand.spreads)
+        ]
+    final = [
+        (
+            f"outcome.tonker_final_spread[{i}]",
+            FINAL,
+            _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", FINAL),
+        )
+        for i, t in enumerate(record.outcome.tonker_final_spread)
+    ]
+    declarations: dict[str, Card | None] = {}
+    if record.spade_bet is not None:
+        for player, text in record.spade_bet.highest_spade:
+            field = f"side_bets.spade.highest_spade.{player}"
+            declarations[player] = None if text is None else _parse_one(rules, text, field, _Owner("spade", player))
+    return Parsed(held, spreads, final, declarations)
+
+
+def check_jokers(rules: RuleSet, parsed: Parsed) -> None:
+    jokers = [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
+    declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
+    if rules.jokers == 0 and (jokers or declared_jokers):
+        if jokers:
+            field, owner = jokers[0]
+            raise HandError("joker_not_allowed", NO_JOKERS[owner.kind], field, **_owner_params(owner))
+        raise HandError("joker_not_allowed", NO_JOKERS["spade"], f"side_bets.spade.highest_spade.{declared_jokers[0]}")
+    if len(jokers) > rules.jokers:
+        field, owner = jokers[rules.jokers]
+        raise HandError(
+            "too_many_jokers", EXTRA_JOKER[owner.kind], field,
+            number=rules.jokers + 1, jokers=rules.jokers, **_owner_params(owner),
+        )
+
+
+def check_duplicates(parsed: Parsed) -> None:
+    first_seen: dict[str, tuple[str, _Owner]] = {}
+    for field, owner, card in parsed.everywhere():
+        if card.is_joker:
+            continue
+        key = card.identity
+        if key in first_seen:
+            _, first_owner = first_seen[key]
+            if first_owner == owner:
+                raise HandError("duplicate_card", TWICE[owner.kind], field, card=card, **_owner_params(owner))
+            params = _owner_params(owner) | {"first": first_owner.player} if first_owner.player else _owner_params(owner)
+            raise HandError("duplicate_card", IN_TWO_PLACES[(first_owner.kind, owner.kind)], field, card=card, **params)
+        first_seen[key] = (field, owner)
