@@ -20,6 +20,8 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from ledger.db import begin_write
@@ -33,6 +35,11 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read 
 CODE_LENGTH = 6
 RECOVERY_LENGTH = 16  # 80 bits: unguessable, still short enough to copy from paper
 SEALED_PREFIX = "sealed:"
+
+KEYS = AccessKey.__table__  # type: ignore[attr-defined]
+# the key a bearer token opens, by the hash of the token: prepared once (every request runs it)
+_KEY_BY_HASH = core_select(KEYS.c.id, KEYS.c.session_id, KEYS.c.role, KEYS.c.kind, KEYS.c.label,
+                           KEYS.c.revoked_at).where(KEYS.c.secret_hash == bindparam("hash"))
 
 # what each role may do; reading is open to every role
 PERMISSIONS: dict[str, frozenset[str]] = {
@@ -223,14 +230,26 @@ def add_keys(db: Session, night: GameSession, table: TableSecrets) -> None:
                          label=seal(table.host_token, table.recovery_code, night.id)))
 
 
-def key_for(db: Session, night: GameSession, token: str | None) -> AccessKey | None:
-    """The live link or device key of ``night`` whose secret is ``token``, else ``None``."""
+@dataclass(frozen=True, slots=True)
+class HeldKey:
+    """The live key a bearer token opens (what :func:`key_for` reads): its ``id`` (which
+    phone or link), ``role``, ``kind`` (``link`` or ``device``) and ``label``."""
+
+    id: int
+    role: str
+    kind: str
+    label: str
+
+
+def key_for(db: Session, night: GameSession, token: str | None) -> HeldKey | None:
+    """The live link or device key of ``night`` whose secret is ``token``, else ``None``
+    (one indexed read)."""
     if not token:
         return None
-    key = db.exec(select(AccessKey).where(AccessKey.secret_hash == hash_secret(token))).first()
-    if key is None or key.session_id != night.id or key.revoked_at is not None or key.kind not in TOKEN_KINDS:
+    row = db.connection().execute(_KEY_BY_HASH, {"hash": hash_secret(token)}).first()
+    if row is None or row.session_id != night.id or row.revoked_at is not None or row.kind not in TOKEN_KINDS:
         return None
-    return key
+    return HeldKey(row.id, row.role, row.kind, row.label)
 
 
 def is_host_link(db: Session, night: GameSession, token: str | None) -> bool:

@@ -4,25 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from ledger.access import Actor
-from ledger.models import AuditEvent, GameSession
+from ledger.db import check_writing
+from ledger.models import AuditEvent, GameSession, utcnow
+
+_INSERT_EVENT = insert(AuditEvent.__table__)  # type: ignore[attr-defined]  (prepared once)
 
 
 def audit(
     db: Session, night: GameSession, actor: Actor, action: str, *, hand_number: int | None = None,
     before: Any = None, after: Any = None, **detail: Any,
 ) -> None:
-    """Add an audit event (the caller commits with the change it describes)."""
+    """Write an audit event in the caller's transaction (the caller commits with the change it
+    describes; the night's row must be stored already)."""
     body = dict(detail)
     if before is not None:
         body["before"] = before
     if after is not None:
         body["after"] = after
-    db.add(AuditEvent(session_id=night.id, action=action, actor_role=actor.role,
-                      access_key_id=actor.access_key_id, device=actor.device, hand_number=hand_number,
-                      detail=body))
+    check_writing(db)
+    db.connection().execute(_INSERT_EVENT, {
+        "session_id": night.id, "action": action, "actor_role": actor.role, "access_key_id": actor.access_key_id,
+        "device": actor.device, "hand_number": hand_number, "detail": body, "created_at": utcnow()})
 
 
 def history(db: Session, night: GameSession) -> list[AuditEvent]:

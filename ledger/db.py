@@ -166,10 +166,15 @@ def _unmarked_write(session: Session, _context: Any, _instances: Any) -> None:
     """A change flushed without :func:`begin_write` would upgrade a read transaction to a write
     (which SQLite may refuse at once when another writer committed meanwhile): warn, so the
     tests (warnings are errors) point at the path to mark."""
-    if isinstance(session, LedgerSession) and session._writer_lock is None \
-            and _WRITER_LOCKS.get(session.get_bind()) is not None:
+    check_writing(session, stacklevel=3)
+
+
+def check_writing(db: Session, stacklevel: int = 2) -> None:
+    """Call before a Core write (an ``insert``/``update`` run on ``db.connection()``, which no
+    flush sees): warns, as a flush would, when :func:`begin_write` has not opened the write."""
+    if isinstance(db, LedgerSession) and db._writer_lock is None and _WRITER_LOCKS.get(db.get_bind()) is not None:
         warnings.warn("a write without db.begin_write(): mark where the request starts writing",
-                      RuntimeWarning, stacklevel=2)
+                      RuntimeWarning, stacklevel=stacklevel + 1)
 
 
 def migrations_config() -> Config:

@@ -32,6 +32,23 @@ from ledger.timeline import StakeChange, last_hand_of, seat_order
 FIGURES = PlayerFigures.__table__  # type: ignore[attr-defined]
 NIGHTS = GameSession.__table__  # type: ignore[attr-defined]
 
+# the statements every change runs, prepared once (SQLAlchemy caches their compiled forms)
+_OF_PLAYER = (FIGURES.c.session_id == bindparam("night")) & (FIGURES.c.player == bindparam("name"))
+_HAND_RECORDED = update(FIGURES).where(_OF_PLAYER).values(
+    net_minor=FIGURES.c.net_minor + bindparam("delta"), last_hand=bindparam("number"))
+_ADD = {column: update(FIGURES).where(_OF_PLAYER).values({column: FIGURES.c[column] + bindparam("delta")})
+        for column in ("net_minor", "paid_minor")}
+_COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
+    counted_hands=NIGHTS.c.counted_hands + bindparam("delta"))
+_COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
+_BY_PLAYER = {
+    "net": select(FIGURES.c.player, FIGURES.c.net_minor),
+    "outstanding": select(FIGURES.c.player, FIGURES.c.net_minor + FIGURES.c.paid_minor),
+    "last_hand": select(FIGURES.c.player, FIGURES.c.last_hand),
+}
+_BY_PLAYER = {name: statement.where(FIGURES.c.session_id == bindparam("night"))
+              for name, statement in _BY_PLAYER.items()}
+
 
 # -- what every change does first ------------------------------------------------------------------
 def lock(db: Session, night: GameSession) -> GameSession:
@@ -62,11 +79,8 @@ def hand_recorded(db: Session, night: GameSession, number: int, players: Sequenc
     amount) added to the nets, and ``number`` is the last hand of everyone in ``players``."""
     _count(db, night, 1)
     net = dict.fromkeys(players, 0) | _deltas(transfers)
-    db.connection().execute(
-        update(FIGURES).where(FIGURES.c.session_id == night.id, FIGURES.c.player == bindparam("name"))
-        .values(net_minor=FIGURES.c.net_minor + bindparam("delta"), last_hand=number),
-        [{"name": name, "delta": net[name]} for name in sorted(net)],
-    )
+    db.connection().execute(_HAND_RECORDED, [
+        {"night": night.id, "name": name, "delta": net[name], "number": number} for name in sorted(net)])
 
 
 def hand_voided(db: Session, night: GameSession, hand: Hand) -> None:
@@ -115,8 +129,7 @@ def stake_changed(db: Session, night: GameSession, from_hand: int, stake_minor: 
 
 
 def _count(db: Session, night: GameSession, delta: int) -> None:
-    db.connection().execute(update(NIGHTS).where(NIGHTS.c.id == night.id)
-                            .values(counted_hands=NIGHTS.c.counted_hands + delta))
+    db.connection().execute(_COUNT, {"night": night.id, "delta": delta})
 
 
 def _add_net(db: Session, night: GameSession, delta: Mapping[str, int]) -> None:
@@ -124,15 +137,9 @@ def _add_net(db: Session, night: GameSession, delta: Mapping[str, int]) -> None:
 
 
 def _add(db: Session, night: GameSession, column: str, delta: Mapping[str, int]) -> None:
-    changes = [{"name": name, "delta": amount} for name, amount in sorted(delta.items()) if amount]
-    if not changes:
-        return
-    target = FIGURES.c[column]
-    db.connection().execute(
-        update(FIGURES).where(FIGURES.c.session_id == night.id, FIGURES.c.player == bindparam("name"))
-        .values({column: target + bindparam("delta")}),
-        changes,
-    )
+    changes = [{"night": night.id, "name": name, "delta": amount} for name, amount in sorted(delta.items()) if amount]
+    if changes:
+        db.connection().execute(_ADD[column], changes)
 
 
 def _deltas(transfers: Iterable[tuple[str, str, int]], sign: int = 1) -> dict[str, int]:
@@ -183,23 +190,23 @@ def kept(db: Session, night: GameSession) -> Figures:
 
 def balances(db: Session, night: GameSession) -> dict[str, int]:
     """Each player's running net over the counted hands (kept), in seat order."""
-    return _by_player(db, night, PlayerFigures.net_minor, 0)
+    return _by_player(db, night, "net", 0)
 
 
 def outstanding(db: Session, night: GameSession) -> dict[str, int]:
     """What each player still owes (< 0) or is owed (> 0) after the counted payments (kept),
     in seat order."""
-    return _by_player(db, night, PlayerFigures.net_minor + PlayerFigures.paid_minor, 0)
+    return _by_player(db, night, "outstanding", 0)
 
 
 def last_hands(db: Session, night: GameSession) -> dict[str, int | None]:
     """The last hand number each player sat at (kept; None before their first), seat order."""
-    return _by_player(db, night, PlayerFigures.last_hand, None)
+    return _by_player(db, night, "last_hand", None)
 
 
 def counted_hands(db: Session, night: GameSession) -> int:
     """How many hands count (kept), redeals included."""
-    return int(db.exec(select(GameSession.counted_hands).where(GameSession.id == night.id)).one())
+    return int(db.connection().execute(_COUNTED_HANDS, {"night": night.id}).scalar_one())
 
 
 def stake_changes(db: Session, night: GameSession) -> list[StakeChange]:
@@ -209,8 +216,8 @@ def stake_changes(db: Session, night: GameSession) -> list[StakeChange]:
     return [StakeChange(int(h), int(s)) for h, s in stakes]
 
 
-def _by_player(db: Session, night: GameSession, column: Any, default: int | None) -> dict[str, Any]:
-    found = dict(db.exec(select(PlayerFigures.player, column).where(PlayerFigures.session_id == night.id)).all())
+def _by_player(db: Session, night: GameSession, figure: str, default: int | None) -> dict[str, Any]:
+    found = dict(db.connection().execute(_BY_PLAYER[figure], {"night": night.id}).all())
     return {p: default if found.get(p) is None else int(found[p]) for p in seat_order(night)}
 
 

@@ -1,22 +1,21 @@
-"""One night's ledger: open a game session, record, correct and void hands, close.
+"""One night's ledger: open a game session, correct and void hands, close.
 
 This is the layer the JSON API, the phone pages and the CLI share. It calls the rules engine
 (:mod:`ledger.rules`) and stores its results; no rule is computed here. All amounts are ``int``
 minor units. Each change keeps the night's running figures (:mod:`ledger.figures`) in its own
 transaction. The night's other concepts live beside it and are re-exported here, so callers use
-``ledger.night`` alone: payments and settle-up (:mod:`ledger.payments`), reading the night
-(:mod:`ledger.night_reads`), the audit trail (:mod:`ledger.audit`), refusals
-(:mod:`ledger.errors`).
+``ledger.night`` alone: recording a new hand (:mod:`ledger.recording`), payments and settle-up
+(:mod:`ledger.payments`), reading the night (:mod:`ledger.night_reads`), the audit trail
+(:mod:`ledger.audit`), refusals (:mod:`ledger.errors`).
 """
 from __future__ import annotations
 
-import re
 import secrets
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
-from sqlalchemy import update
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, select
 
 from ledger import access, figures
@@ -25,8 +24,8 @@ from ledger.audit import audit, audit_json, history
 from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
-from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, utcnow
-from ledger.names import clean_name, normalise_entry, normalise_name
+from ledger.models import AuditEvent, GameSession, Hand, utcnow
+from ledger.names import clean_name, normalise_name
 from ledger.night_reads import (
     balances, build_report, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
     session_json,
@@ -35,7 +34,11 @@ from ledger.payments import (
     MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_json, payments_of, record_payment, settlement_plan,
     void_payment,
 )
-from ledger.rules import HandError, HandResult, RuleSet, parse_hand, score_hand
+from ledger.recording import (
+    MAX_IDEMPOTENCY_KEY, Submission, by_idempotency_key, check_idempotency_key, key_reused, preview_hand,
+    record_hand, replays, store_version,
+)
+from ledger.rules import HandError, RuleSet
 from ledger.rules.validation import check_stake, check_table
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -49,8 +52,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
 ]
 
 MAX_NAME = 80
-MAX_IDEMPOTENCY_KEY = 200
-IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
+_NIGHT_BY_ID = select(GameSession).where(GameSession.id == bindparam("night"))
 
 
 # -- opening -------------------------------------------------------------------------------------
@@ -127,174 +129,15 @@ def create_night(
 
 
 def find_night(db: Session, session_id: str) -> GameSession | None:
-    return db.get(GameSession, session_id)
+    """The night ``session_id``, or ``None`` (one indexed read, by a statement prepared once;
+    a night this session already holds is returned as it is)."""
+    held = db.identity_map.get(identity_key(GameSession, session_id))
+    if held is not None:
+        return held  # type: ignore[no-any-return]
+    return db.exec(_NIGHT_BY_ID, params={"night": session_id}).first()
 
 
-# -- recording ------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Submission:
-    """What a phone or API client sends for one hand: the §8.1 ``outcome``, ``hands`` and
-    ``side_bets`` (raw JSON), optional ``dealer``, idempotency key, and the hand ``number``
-    the phone means to record (so two phones cannot both record "hand 7")."""
-
-    outcome: Any
-    hands: Any
-    side_bets: Any = None
-    dealer: str | None = None
-    idempotency_key: str | None = None
-    number: int | None = None
-
-    def normalised(self) -> Submission:
-        """This submission with every name in it (dealer, and all of the entry's texts and
-        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats."""
-        return replace(
-            self,
-            outcome=normalise_entry(self.outcome, "outcome"),
-            hands=normalise_entry(self.hands, "hands"),
-            side_bets=normalise_entry(self.side_bets, "side_bets"),
-            dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
-        )
-
-    def entry(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
-        if self.side_bets is not None:
-            out["side_bets"] = self.side_bets
-        return out
-
-
-def preview_hand(
-    night: GameSession, submission: Submission, *, players: Sequence[str] | None = None,
-    stake_minor: int | None = None,
-) -> HandResult:
-    """Score a hand under the session's rules without storing it, at the night's current
-    seating and stake, or at ``players`` and ``stake_minor`` (an amended hand keeps its own).
-
-    Raises :class:`HandError` exactly as recording would.
-    """
-    submission = submission.normalised()
-    record = parse_hand(
-        players=tuple(night.players if players is None else players),
-        stake=night.stake_minor if stake_minor is None else stake_minor,
-        outcome=submission.outcome,
-        hands=submission.hands,
-        side_bets=submission.side_bets,
-    )
-    return score_hand(rules_of(night), record)
-
-
-def record_hand(
-    db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
-) -> tuple[Hand, bool]:
-    """Check, score and store one hand in a single transaction.
-
-    Returns ``(hand, created)``; ``created`` is False when the same request was already
-    recorded under its idempotency key (the stored hand is returned and nothing new is written,
-    even on a closed night). Raises :class:`HandError` (422) for an entry the rules refuse;
-    :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``) for a key that is not
-    1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
-    hand) for a key already used by another request, 409 ``session_closed``, 409 ``hand_number_taken`` (with the ``existing`` hand) or
-    ``hand_number_gap`` when ``submission.number`` is not the next number;
-    :class:`~ledger.access.AccessDenied` when the actor may not record.
-    """
-    actor.require("record")
-    check_idempotency_key(submission.idempotency_key)
-    submission = submission.normalised()
-    if submission.idempotency_key:
-        existing = _by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None and _replays(existing, submission):
-            return existing, False
-        if existing is not None and night.status == "open":
-            raise _key_reused(existing)
-    if night.status != "open":
-        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
-    result = preview_hand(night, submission)
-    if submission.dealer is not None and submission.dealer not in night.players:
-        raise HandError("unknown_player", N_("The dealer {name} is not seated at this table."), "dealer",
-                        name=submission.dealer)
-    begin_write(db)  # checked and scored: only now take the write lock
-    try:
-        number = _take_hand_number(db, night)
-        if _reseated(db, night):  # the host changed the seating or stake meanwhile: play it at the new one
-            try:
-                result = preview_hand(night, submission)
-            except HandError:
-                db.rollback()
-                raise
-        dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
-        if dealer not in night.players:
-            db.rollback()
-            raise HandError("unknown_player", N_("The dealer {name} is not seated at this table."), "dealer", name=dealer)
-        if submission.idempotency_key:
-            # the counter's row lock has queued this request behind any twin of it: look again
-            existing = _by_idempotency_key(db, night, submission.idempotency_key)
-            if existing is not None:
-                db.rollback()
-                return _same_submission(existing, submission), False
-        if submission.number is not None and submission.number != number:
-            db.rollback()
-            _refuse_number(db, night, submission.number, number)
-        hand = store_version(db, night, number, 1, dealer, submission, result)
-        figures.hand_recorded(db, night, number, hand.players,
-                              [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
-        audit(db, night, actor, "hand_recorded", hand_number=number,
-              after={"dealer": dealer, "entry": hand.entry, "net": result.net})
-        db.commit()
-    except IntegrityError:
-        db.rollback()
-        if submission.idempotency_key:
-            existing = _by_idempotency_key(db, night, submission.idempotency_key)
-            if existing is not None:
-                return _same_submission(existing, submission), False
-        raise
-    return hand, True
-
-
-def _reseated(db: Session, night: GameSession) -> bool:
-    """Read the night's seating and stake again (its row is locked by now) and say whether they
-    changed since ``night`` was read; ``night`` then holds the new ones."""
-    seen = (list(night.players), night.stake_minor)
-    db.refresh(night, ["players", "stake_minor"])
-    return (list(night.players), night.stake_minor) != seen
-
-
-def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: int) -> None:
-    taken = db.exec(select(Hand).where(
-        Hand.session_id == night.id, Hand.number == wanted, Hand.status != "superseded")).first()
-    if taken is not None:
-        raise NightError(409, "hand_number_taken",
-                         N_("Hand {number} was already recorded by another phone; check it before entering again."),
-                         "number", {"existing": hand_json(taken), "next_number": next_number}, number=wanted)
-    raise NightError(409, "hand_number_gap", N_("The next hand is number {next}, not {number}."),
-                     "number", {"next_number": next_number}, next=next_number, number=wanted)
-
-
-def store_version(
-    db: Session, night: GameSession, number: int, version: int, dealer: str,
-    submission: Submission, result: HandResult, *, players: Sequence[str] | None = None,
-    stake_minor: int | None = None,
-) -> Hand:
-    """Store one version of a hand with its transfers, played at ``players`` and
-    ``stake_minor`` (default: the night's current seating and stake)."""
-    hand = Hand(
-        session_id=night.id,
-        number=number,
-        version=version,
-        dealer=dealer,
-        players=list(night.players if players is None else players),
-        stake_minor=night.stake_minor if stake_minor is None else stake_minor,
-        kind=result.kind,
-        entry=submission.entry(),
-        result=result.to_json() | {"detail": result.detail, "counts": result.counts},
-        redeal=result.redeal,
-        idempotency_key=submission.idempotency_key or None,
-    )
-    db.add(hand)
-    db.flush()
-    for t in result.transfers:
-        db.add(HandTransfer(hand_id=hand.id, payer=t.payer, payee=t.payee, amount_minor=t.amount_minor))
-    return hand
-
-
+# -- correcting -----------------------------------------------------------------------------------
 def amend_hand(
     db: Session, night: GameSession, number: int, version: int, submission: Submission, actor: Actor = SYSTEM
 ) -> tuple[Hand, bool]:
@@ -314,11 +157,11 @@ def amend_hand(
     check_idempotency_key(submission.idempotency_key)
     submission = submission.normalised()
     if submission.idempotency_key:
-        existing = _by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None and _replays(existing, submission, amends=(number, version)):
+        existing = by_idempotency_key(db, night, submission.idempotency_key)
+        if existing is not None and replays(existing, submission, amends=(number, version)):
             return existing, False
         if existing is not None and night.status == "open":
-            raise _key_reused(existing)
+            raise key_reused(existing)
     begin_write(db)
     figures.lock(db, night)  # amendments, voids and seat fixes of this night queue here
     current = get_hand(db, night, number)
@@ -353,74 +196,15 @@ def amend_hand(
     except IntegrityError:
         db.rollback()
         if submission.idempotency_key:  # a twin of this request was saved at the same moment
-            existing = _by_idempotency_key(db, night, submission.idempotency_key)
-            if existing is not None and _replays(existing, submission, amends=(number, version)):
+            existing = by_idempotency_key(db, night, submission.idempotency_key)
+            if existing is not None and replays(existing, submission, amends=(number, version)):
                 return existing, False
             if existing is not None:
-                raise _key_reused(existing) from None
+                raise key_reused(existing) from None
         fresh = get_hand(db, night, number)
         raise NightError(409, "stale_version", N_("Hand {number} was changed on another phone at the same moment."),
                          "version", {"current": hand_json(fresh), "your_version": version}, number=number) from None
     return hand, True
-
-
-def _take_hand_number(db: Session, night: GameSession) -> int:
-    """Bump the session's hand counter; the row lock (or SQLite's write lock) serialises
-    concurrent recorders so numbers stay unique and contiguous."""
-    statement = (
-        update(GameSession)
-        .where(GameSession.id == night.id, GameSession.status == "open")
-        .values(last_hand_number=GameSession.last_hand_number + 1)
-        .returning(GameSession.last_hand_number)
-    )
-    number = db.exec(statement).scalar_one_or_none()  # type: ignore[call-overload]
-    if number is None:
-        db.rollback()
-        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
-    return int(number)
-
-
-def check_idempotency_key(key: str | None) -> None:
-    """A key is stored whole or refused, never cut: 1 to :data:`MAX_IDEMPOTENCY_KEY` printable
-    ASCII characters. Raises :class:`NightError` 422 ``invalid_entry`` (field
-    ``Idempotency-Key``)."""
-    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
-        raise NightError(422, "invalid_entry",
-                         N_("An Idempotency-Key must be 1 to {most} printable ASCII characters."),
-                         "Idempotency-Key", None, most=MAX_IDEMPOTENCY_KEY)
-
-
-def _replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
-    """Whether ``submission`` is the very request that stored ``existing`` under its key: the
-    same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
-    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given."""
-    if amends is None:
-        same_kind = existing.version == 1 and submission.number in (None, existing.number)
-    else:
-        same_kind = (existing.number, existing.version) == (amends[0], amends[1] + 1)
-    return (same_kind and existing.entry == submission.entry()
-            and submission.dealer in (None, existing.dealer))
-
-
-def _key_reused(existing: Hand) -> NightError:
-    return NightError(409, "idempotency_key_reused",
-                      N_("That submission key was already used for another request; send this one with a new key."),
-                      "Idempotency-Key", {"existing": hand_json(existing)})
-
-
-def _same_submission(existing: Hand, submission: Submission) -> Hand:
-    """The hand a repeated idempotency key already recorded, if the repeat is the same request;
-    anything else under a used key is :class:`NightError` 409 ``idempotency_key_reused``
-    (nothing is recorded, nothing is silently dropped)."""
-    if not _replays(existing, submission):
-        raise _key_reused(existing)
-    return existing
-
-
-def _by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | None:
-    return db.exec(
-        select(Hand).where(Hand.session_id == night.id, Hand.idempotency_key == key)
-    ).first()
 
 
 def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM, *, undo: bool = False) -> Hand:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from sqlalchemy import Text, cast
+from sqlalchemy import Text, bindparam, cast
+from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from ledger import figures
@@ -20,6 +21,14 @@ from ledger.rules import RuleSet
 from ledger.rules.describe import describe_hand
 from ledger.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
+
+HANDS = Hand.__table__  # type: ignore[attr-defined]
+# who dealt the last counted hand: one row, read backwards along uq_hand_session_number_version
+_LAST_COUNTED = (core_select(HANDS.c.dealer, HANDS.c.players)
+                 .where(HANDS.c.session_id == bindparam("night"), HANDS.c.status == "counted")
+                 .order_by(HANDS.c.number.desc()).limit(1))
+_LAST_NUMBER = core_select(GameSession.__table__.c.last_hand_number).where(  # type: ignore[attr-defined]
+    GameSession.__table__.c.id == bindparam("night"))  # type: ignore[attr-defined]
 
 
 def rules_of(night: GameSession) -> RuleSet:
@@ -56,7 +65,7 @@ def balances(db: Session, night: GameSession) -> dict[str, int]:
 
 def next_number(db: Session, night: GameSession) -> int:
     """The number the next recorded hand will get."""
-    return int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one()) + 1
+    return int(db.connection().execute(_LAST_NUMBER, {"night": night.id}).scalar_one()) + 1
 
 
 def hand_count(db: Session, night: GameSession) -> int:
@@ -68,10 +77,7 @@ def next_dealer(db: Session, night: GameSession) -> str:
     """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
     hand, redeals included, in that hand's seating, skipping players who left since
     (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
-    last = db.exec(  # one row, read backwards along uq_hand_session_number_version
-        select(Hand.dealer, Hand.players).where(Hand.session_id == night.id, Hand.status == "counted")
-        .order_by(Hand.number.desc()).limit(1)  # type: ignore[attr-defined]
-    ).first()
+    last = db.connection().execute(_LAST_COUNTED, {"night": night.id}).first()
     if last is None:
         return rotate(night.players, None, None, night.first_dealer, night.roster)
     return rotate(night.players, last[1], last[0], night.first_dealer)

@@ -1,0 +1,290 @@
+"""Recording a new hand: check and score it, then store it in one short write transaction.
+
+What a phone sends is a :class:`Submission`. :func:`record_hand` reads and scores it before it
+takes the write lock (:func:`ledger.db.begin_write`), and then writes with prepared SQLAlchemy
+Core statements, built once at import: take the next number (which also reads the seating and
+stake again), store the hand and its transfers (:func:`store_version`), keep the running figures
+(:mod:`ledger.figures`), write the audit event, commit. Nothing here reads the whole night. The
+corrections of :mod:`ledger.night` and :mod:`ledger.seating` store their versions with
+:func:`store_version` too. Amounts are ``int`` minor units.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session
+
+from ledger import figures
+from ledger.access import SYSTEM, Actor
+from ledger.audit import audit
+from ledger.db import begin_write, check_writing
+from ledger.errors import NightError
+from ledger.i18n import N_
+from ledger.models import GameSession, Hand, HandTransfer, utcnow
+from ledger.names import normalise_entry, normalise_name
+from ledger.night_reads import hand_json, next_dealer, rules_of
+from ledger.rules import HandError, HandResult, parse_hand, score_hand
+
+MAX_IDEMPOTENCY_KEY = 200
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
+
+HANDS = Hand.__table__  # type: ignore[attr-defined]
+TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
+NIGHTS = GameSession.__table__  # type: ignore[attr-defined]
+
+# prepared once: SQLAlchemy caches their compiled forms, so a hand costs no statement building
+_TAKE_NUMBER = (
+    update(NIGHTS)
+    .where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
+    .values(last_hand_number=NIGHTS.c.last_hand_number + 1)
+    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.players, NIGHTS.c.stake_minor)
+)
+_HAND_BY_KEY = select(HANDS.c.id).where(HANDS.c.session_id == bindparam("night"),
+                                        HANDS.c.idempotency_key == bindparam("key"))
+_CURRENT_BY_NUMBER = select(HANDS.c.id).where(HANDS.c.session_id == bindparam("night"),
+                                              HANDS.c.number == bindparam("number"),
+                                              HANDS.c.status != "superseded")
+_INSERT_HAND = insert(HANDS)
+_INSERT_TRANSFERS = insert(TRANSFERS)
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """What a phone or API client sends for one hand: the §8.1 ``outcome``, ``hands`` and
+    ``side_bets`` (raw JSON), optional ``dealer``, idempotency key, and the hand ``number``
+    the phone means to record (so two phones cannot both record "hand 7")."""
+
+    outcome: Any
+    hands: Any
+    side_bets: Any = None
+    dealer: str | None = None
+    idempotency_key: str | None = None
+    number: int | None = None
+
+    def normalised(self) -> Submission:
+        """This submission with every name in it (dealer, and all of the entry's texts and
+        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats."""
+        return replace(
+            self,
+            outcome=normalise_entry(self.outcome, "outcome"),
+            hands=normalise_entry(self.hands, "hands"),
+            side_bets=normalise_entry(self.side_bets, "side_bets"),
+            dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
+        )
+
+    def entry(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
+        if self.side_bets is not None:
+            out["side_bets"] = self.side_bets
+        return out
+
+
+def preview_hand(
+    night: GameSession, submission: Submission, *, players: Sequence[str] | None = None,
+    stake_minor: int | None = None,
+) -> HandResult:
+    """Score a hand under the session's rules without storing it, at the night's current
+    seating and stake, or at ``players`` and ``stake_minor`` (an amended hand keeps its own).
+
+    Raises :class:`HandError` exactly as recording would.
+    """
+    submission = submission.normalised()
+    record = parse_hand(
+        players=tuple(night.players if players is None else players),
+        stake=night.stake_minor if stake_minor is None else stake_minor,
+        outcome=submission.outcome,
+        hands=submission.hands,
+        side_bets=submission.side_bets,
+    )
+    return score_hand(rules_of(night), record)
+
+
+def record_hand(
+    db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
+) -> tuple[Hand, bool]:
+    """Check, score and store one hand in a single transaction.
+
+    Returns ``(hand, created)``; ``created`` is False when the same request was already
+    recorded under its idempotency key (the stored hand is returned and nothing new is written,
+    even on a closed night). Raises :class:`HandError` (422) for an entry the rules refuse;
+    :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``) for a key that is not
+    1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
+    hand) for a key already used by another request, 409 ``session_closed``, 409
+    ``hand_number_taken`` (with the ``existing`` hand) or ``hand_number_gap`` when
+    ``submission.number`` is not the next number; :class:`~ledger.access.AccessDenied` when
+    the actor may not record.
+
+    The write lock is held only for the writes: the hand is read, checked and scored first.
+    A twin request (same key) that reaches the lock second is stopped by the unique key of
+    ``(session, idempotency key)`` and answered with the twin's hand.
+    """
+    actor.require("record")
+    check_idempotency_key(submission.idempotency_key)
+    submission = submission.normalised()
+    if submission.idempotency_key:
+        existing = by_idempotency_key(db, night, submission.idempotency_key)
+        if existing is not None and replays(existing, submission):
+            return existing, False
+        if existing is not None and night.status == "open":
+            raise key_reused(existing)
+    if night.status != "open":
+        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
+    result = preview_hand(night, submission)
+    _check_dealer(night, submission.dealer)
+    begin_write(db)  # checked and scored: only now take the write lock
+    try:
+        number, players, stake_minor = _take_hand_number(db, night)
+        if _reseated(night, players, stake_minor):  # changed meanwhile by the host: play it at the new ones
+            result = preview_hand(night, submission)
+        dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
+        _check_dealer(night, dealer)
+        if submission.number is not None and submission.number != number:
+            # a twin of this request may have taken the number it meant: answer as the twin
+            twin = by_idempotency_key(db, night, submission.idempotency_key) if submission.idempotency_key else None
+            db.rollback()
+            if twin is not None:
+                return same_submission(twin, submission), False
+            _refuse_number(db, night, submission.number, number)
+        hand = store_version(db, night, number, 1, dealer, submission, result)
+        figures.hand_recorded(db, night, number, hand.players,
+                              [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
+        audit(db, night, actor, "hand_recorded", hand_number=number,
+              after={"dealer": dealer, "entry": hand.entry, "net": result.net})
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        if submission.idempotency_key:  # a twin of this request was saved first
+            existing = by_idempotency_key(db, night, submission.idempotency_key)
+            if existing is not None:
+                return same_submission(existing, submission), False
+        raise
+    except BaseException:
+        db.rollback()
+        raise
+    return hand, True
+
+
+def _check_dealer(night: GameSession, dealer: str | None) -> None:
+    if dealer is not None and dealer not in night.players:
+        raise HandError("unknown_player", N_("The dealer {name} is not seated at this table."), "dealer", name=dealer)
+
+
+def _take_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], int]:
+    """Bump the session's hand counter and return ``(number, players, stake_minor)``: the
+    number taken and the seating and stake the hand is played at, read by the same statement.
+    The row lock (or SQLite's write lock) serialises concurrent recorders so numbers stay
+    unique and contiguous. Raises :class:`NightError` 409 ``session_closed``."""
+    row = db.connection().execute(_TAKE_NUMBER, {"night": night.id}).first()
+    if row is None:
+        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
+    return int(row.last_hand_number), list(row.players), int(row.stake_minor)
+
+
+def _reseated(night: GameSession, players: list[str], stake_minor: int) -> bool:
+    """Whether ``players`` and ``stake_minor`` (read under the write lock) differ from what
+    ``night`` was read with (the host changed them while this hand was scored); ``night`` then
+    holds the new ones, as loaded values (nothing to write back)."""
+    if (players, stake_minor) == (list(night.players), night.stake_minor):
+        return False
+    set_committed_value(night, "players", players)
+    set_committed_value(night, "stake_minor", stake_minor)
+    return True
+
+
+def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: int) -> None:
+    """Raise the :class:`NightError` 409 for a phone that meant to record hand ``wanted``
+    when the next is ``next_number``: ``hand_number_taken`` (with the ``existing`` hand) or
+    ``hand_number_gap``."""
+    taken = db.connection().execute(_CURRENT_BY_NUMBER, {"night": night.id, "number": wanted}).first()
+    if taken is not None:
+        existing = db.get(Hand, taken.id)
+        raise NightError(409, "hand_number_taken",
+                         N_("Hand {number} was already recorded by another phone; check it before entering again."),
+                         "number", {"existing": hand_json(existing), "next_number": next_number}, number=wanted)
+    raise NightError(409, "hand_number_gap", N_("The next hand is number {next}, not {number}."),
+                     "number", {"next_number": next_number}, next=next_number, number=wanted)
+
+
+def store_version(
+    db: Session, night: GameSession, number: int, version: int, dealer: str,
+    submission: Submission, result: HandResult, *, players: Sequence[str] | None = None,
+    stake_minor: int | None = None,
+) -> Hand:
+    """Store one version of a hand with its transfers, played at ``players`` and
+    ``stake_minor`` (default: the night's current seating and stake), inside the caller's write
+    transaction. Returns the stored :class:`Hand` (its ``id`` set; not tracked by ``db``: read
+    it again with ``db.get`` to change it)."""
+    values = {
+        "session_id": night.id,
+        "number": number,
+        "version": version,
+        "dealer": dealer,
+        "players": list(night.players if players is None else players),
+        "stake_minor": night.stake_minor if stake_minor is None else stake_minor,
+        "kind": result.kind,
+        "entry": submission.entry(),
+        "result": result.to_json() | {"detail": result.detail, "counts": result.counts},
+        "redeal": result.redeal,
+        "status": "counted",
+        "idempotency_key": submission.idempotency_key or None,
+        "created_at": utcnow(),
+    }
+    check_writing(db)
+    connection = db.connection()
+    hand_id = connection.execute(_INSERT_HAND, values).inserted_primary_key[0]
+    if result.transfers:
+        connection.execute(_INSERT_TRANSFERS, [
+            {"hand_id": hand_id, "payer": t.payer, "payee": t.payee, "amount_minor": t.amount_minor}
+            for t in result.transfers])
+    return Hand(id=hand_id, voided_at=None, **values)
+
+
+def check_idempotency_key(key: str | None) -> None:
+    """A key is stored whole or refused, never cut: 1 to :data:`MAX_IDEMPOTENCY_KEY` printable
+    ASCII characters. Raises :class:`NightError` 422 ``invalid_entry`` (field
+    ``Idempotency-Key``)."""
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise NightError(422, "invalid_entry",
+                         N_("An Idempotency-Key must be 1 to {most} printable ASCII characters."),
+                         "Idempotency-Key", None, most=MAX_IDEMPOTENCY_KEY)
+
+
+def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
+    """Whether ``submission`` is the very request that stored ``existing`` under its key: the
+    same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
+    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given."""
+    if amends is None:
+        same_kind = existing.version == 1 and submission.number in (None, existing.number)
+    else:
+        same_kind = (existing.number, existing.version) == (amends[0], amends[1] + 1)
+    return (same_kind and existing.entry == submission.entry()
+            and submission.dealer in (None, existing.dealer))
+
+
+def key_reused(existing: Hand) -> NightError:
+    """The 409 ``idempotency_key_reused`` for a key that stored ``existing`` but came back
+    with another request."""
+    return NightError(409, "idempotency_key_reused",
+                      N_("That submission key was already used for another request; send this one with a new key."),
+                      "Idempotency-Key", {"existing": hand_json(existing)})
+
+
+def same_submission(existing: Hand, submission: Submission) -> Hand:
+    """The hand a repeated idempotency key already recorded, if the repeat is the same request;
+    anything else under a used key is :class:`NightError` 409 ``idempotency_key_reused``
+    (nothing is recorded, nothing is silently dropped)."""
+    if not replays(existing, submission):
+        raise key_reused(existing)
+    return existing
+
+
+def by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | None:
+    """The hand version stored under idempotency ``key`` at ``night``, or ``None`` (one
+    indexed read; the hand itself is loaded only when there is one)."""
+    found = db.connection().execute(_HAND_BY_KEY, {"night": night.id, "key": key}).first()
+    return None if found is None else db.get(Hand, found.id)
