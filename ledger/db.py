@@ -76,16 +76,23 @@ class LedgerSession(Session):
             return
         if self.new or self.dirty or self.deleted:
             raise RuntimeError("begin_write() must come before the request's first change")
-        if self.in_transaction():
-            self.commit()  # a read-only transaction: nothing to write, objects stay loaded
         lock: FairLock | None = _WRITER_LOCKS.get(self.get_bind())
         if lock is None:
+            if self.in_transaction():
+                self.commit()  # a read-only transaction: nothing to write, objects stay loaded
             return
         lock.acquire()
         self._writer_lock = lock
-        _intent.write = True
         try:
-            self.connection()  # BEGIN IMMEDIATE now (see ``_configure_sqlite``)
+            if self.in_transaction():
+                # SQLite: turn the read transaction into a write one on the same connection (the
+                # driver leaves transactions to us, see ``_configure_sqlite``): nothing was written
+                connection = self.connection()
+                connection.exec_driver_sql("COMMIT")
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                _intent.write = True
+                self.connection()  # BEGIN IMMEDIATE now (see ``_configure_sqlite``)
         except BaseException:
             self._release()
             raise
