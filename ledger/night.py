@@ -27,7 +27,7 @@ from ledger.i18n import N_
 from ledger.models import AuditEvent, GameSession, Hand, utcnow
 from ledger.names import clean_name, normalise_name
 from ledger.night_reads import (
-    balances, build_report, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
+    balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
     session_json,
 )
 from ledger.payments import (
@@ -45,7 +45,7 @@ from ledger.zones import DEFAULT_ZONE, is_known_zone
 __all__ = [  # this module's own, and the night's other concepts for callers of ledger.night
     "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
-    "create_night", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
+    "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
     "next_number", "outstanding", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
     "redo_undo", "restore_hand", "rules_of", "session_json", "settlement_plan", "store_version", "undo_last_hand",
     "undone_hand", "void_hand", "void_payment",

@@ -83,6 +83,12 @@ def next_dealer(db: Session, night: GameSession) -> str:
     return rotate(night.players, last[1], last[0], night.first_dealer)
 
 
+def dealer_after(night: GameSession, hand: Hand) -> str:
+    """Who deals after ``hand`` when it is the last counted hand (a hand just recorded): what
+    :func:`next_dealer` reads then, without reading it (RULES.md §2)."""
+    return rotate(night.players, hand.players, hand.dealer, night.first_dealer)
+
+
 def report_source(db: Session, night: GameSession) -> ReportSource:
     """What the night's report is made from, read in one go: the hands with their stored JSON
     as text (decoded where the PDF renders, see :mod:`ledger.report_source`), the kept

@@ -299,7 +299,8 @@ def record_hand(session_id: str) -> Any:
     db = get_session()
     hand, created = ledger_night.record_hand(db, night, _submission(json_body()), actor)
     body = ledger_night.hand_json(hand)
-    body["next_dealer"] = ledger_night.next_dealer(db, night)
+    # a hand just recorded was the last to count when it was stored; a replay reads who is next
+    body["next_dealer"] = ledger_night.dealer_after(night, hand) if created else ledger_night.next_dealer(db, night)
     body["session_net"] = ledger_night.balances(db, night)
     return jsonify(body), 201 if created else 200
 
