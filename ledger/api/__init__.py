@@ -8,8 +8,10 @@ Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /ses
 ``POST /sessions/{id}/hosts`` (co-host), ``POST /sessions/{id}/recover`` (recovery code),
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
 ``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
-``GET /sessions/{id}/statements.pdf``; the seating calls (sit in, leave, stake, swap, rename)
-are in :mod:`ledger.api.seating`.
+``GET /sessions/{id}/statements.pdf``. The hand calls are in :mod:`ledger.api.hands`, the
+seating calls (sit in, leave, stake, swap, rename) in :mod:`ledger.api.seating`, the club calls
+in :mod:`ledger.api.clubs`; what they share (the blueprint, the JSON body, the bearer token) in
+:mod:`ledger.api.requests`.
 
 Errors are JSON ``{"error", "message", "field"}``: 400 malformed JSON, 401 no token, 403 wrong
 token, 404 unknown session or hand, 409 closed session, 422 a refused entry (§9.1 code).
@@ -17,118 +19,35 @@ All money is JSON integers in minor units.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
-from marshmallow import Schema, ValidationError
+from flask import Flask, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ledger.api.errors import (
-    INTERNAL_ERROR,
-    TOO_MANY_ATTEMPTS,
-    ApiError,
-    error_response,
-    handle_api_error,
-    handle_hand_error,
-    handle_night_error,
-    http_sentence,
-    schema_error,
-)
+from ledger import access, downloads, export, hosts
+from ledger import night as ledger_night
+from ledger.api.errors import INTERNAL_ERROR, TOO_MANY_ATTEMPTS, ApiError, error_response, http_sentence
+from ledger.api.requests import authorised, authorised_night, bearer_token, bp, device, json_body, load
 from ledger.api.schemas import (
-    AmendSchema,
     CohostSchema,
     ExportQuerySchema,
-    HandCreateSchema,
     JoinSchema,
     PaymentSchema,
     RecoverSchema,
     SessionCreateSchema,
     SettleSchema,
 )
+from ledger.api.share_links import share_json
 from ledger.db import get_session
 from ledger.i18n import N_
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
-from ledger import access, downloads, export, hosts
-from ledger import night as ledger_night
-from ledger.access import AccessDenied, Actor
 from ledger.models import GameSession
 from ledger.names import normalise_entry
-from ledger.night import NightError, Submission
-from ledger.rules import HandError, RuleSet, score_entry
+from ledger.rules import RuleSet, score_entry
 from ledger.rules.words import Sentence
 from ledger.settlement import UnbalancedError, settle
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
-bp.register_error_handler(ApiError, handle_api_error)
-bp.register_error_handler(HandError, handle_hand_error)
-bp.register_error_handler(NightError, handle_night_error)
-bp.register_error_handler(AccessDenied, lambda err: error_response(403, "role_forbidden", err.message))
-
 SESSION_FIELD_CODES = {"stake": "invalid_stake"}
-
-
-def json_body() -> dict[str, Any]:
-    """The request's JSON object; :class:`ApiError` 400 ``malformed_json`` when the body is
-    empty or not JSON (NaN and Infinity included), 422 ``invalid_entry`` when not an object."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        raise ApiError(400, "malformed_json", N_("The request body is empty; send a JSON object."))
-    try:
-        data = json.loads(raw, parse_constant=_reject_constant)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "malformed_json", N_("The request body is not valid JSON.")) from None
-    if not isinstance(data, dict):
-        raise ApiError(422, "invalid_entry", N_("The request body must be a JSON object."))
-    return data
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not allowed")
-
-
-def load(schema: Schema, data: dict[str, Any], codes: dict[str, str] | None = None) -> dict[str, Any]:
-    """``schema.load(data)``; :class:`ApiError` 422 naming the first bad field. ``codes`` maps
-    a top-level field to a §9.1 code (default ``invalid_entry``)."""
-    try:
-        return schema.load(data)
-    except ValidationError as err:
-        raise schema_error(err, codes) from None
-
-
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
-def device() -> str:
-    return (request.headers.get("X-Device") or request.user_agent.string or "api client")[:120]
-
-
-def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Actor]:
-    """The session and the acting role if the request's token opens it for ``action``:
-    401 ``unauthorized`` without a token, 404 ``session_not_found``, 403 ``forbidden`` for
-    another session's token, 403 ``role_forbidden`` when the role may not do ``action``."""
-    token = bearer_token()
-    if token is None:
-        raise ApiError(401, "unauthorized", N_("Send the table's token as 'Authorization: Bearer <token>'."))
-    db = get_session()
-    night = ledger_night.find_night(db, session_id)
-    if night is None:
-        raise ApiError(404, "session_not_found", N_("There is no session {id}."), "id", id=repr(session_id))
-    actor = access.actor_for(db, night, token, device())
-    if actor is None:
-        raise ApiError(403, "forbidden", N_("That token does not open this session."))
-    actor.require(action)
-    return night, actor
-
-
-def authorised_night(session_id: str, action: str = "read") -> GameSession:
-    return authorised(session_id, action)[0]
-
 
 # -- stateless -----------------------------------------------------------------------------------
 @bp.post("/score")
@@ -183,20 +102,6 @@ def create_session() -> Any:
     response = jsonify(body)
     response.headers["Location"] = url_for("api.get_night", session_id=night.id)
     return response, 201
-
-
-def share_json(night: GameSession, host_token: str) -> dict[str, Any]:
-    """The host's view of the table's secrets: tokens and join links per role, table code."""
-    table = access.table_secrets(host_token, night.id)
-    links = {role: url_for("web.join", session_id=night.id, token=table.for_role(role), _external=True)
-             for role in access.ROLES}
-    return {
-        "table_url": links["host"],
-        "player_token": table.player_token,
-        "viewer_token": table.viewer_token,
-        "table_code": table.table_code,
-        "links": links,
-    }
 
 
 @bp.get("/sessions/<session_id>/share")
@@ -263,124 +168,6 @@ def add_host(session_id: str) -> Any:
 def get_night(session_id: str) -> Any:
     night = authorised_night(session_id)
     return jsonify(ledger_night.session_json(get_session(), night))
-
-
-@bp.get("/sessions/<session_id>/hands")
-def list_hands(session_id: str) -> Any:
-    night = authorised_night(session_id)
-    hands = ledger_night.hands_of(get_session(), night)
-    return jsonify({"hands": [ledger_night.hand_json(h) for h in hands]})
-
-
-def _submission(data: dict[str, Any]) -> Submission:
-    return _submission_of(load(HandCreateSchema(), data))
-
-
-def _submission_of(body: dict[str, Any]) -> Submission:
-    """A :class:`Submission` from a loaded :class:`HandCreateSchema` body and the request's
-    ``Idempotency-Key`` header."""
-    key = request.headers.get("Idempotency-Key")
-    return Submission(
-        outcome=body["outcome"],
-        hands=body["hands"],
-        side_bets=body["side_bets"],
-        dealer=body["dealer"],
-        idempotency_key=key or None,  # stored whole or refused (ledger.night.check_idempotency_key)
-        number=body["number"],
-    )
-
-
-@bp.post("/sessions/<session_id>/hands")
-def record_hand(session_id: str) -> Any:
-    """One entry (``outcome``, ``hands``, optional ``side_bets`` and ``dealer``) → 201
-    ``{number, transfers, net, redeal, next_dealer, ...}``; a repeated ``Idempotency-Key``
-    → 200 with the hand already recorded."""
-    night, actor = authorised(session_id, "record")
-    db = get_session()
-    hand, created = ledger_night.record_hand(db, night, _submission(json_body()), actor)
-    body = ledger_night.hand_json(hand)
-    # a hand just recorded was the last to count when it was stored; a replay reads who is next
-    body["next_dealer"] = ledger_night.dealer_after(night, hand) if created else ledger_night.next_dealer(db, night)
-    body["session_net"] = ledger_night.balances(db, night)
-    return jsonify(body), 201 if created else 200
-
-
-@bp.post("/sessions/<session_id>/preview")
-def preview_hand(session_id: str) -> Any:
-    """Score an entry under the session's rules without recording it (200 or 422)."""
-    night = authorised_night(session_id, "record")
-    result = ledger_night.preview_hand(night, _submission(json_body()))
-    return jsonify(result.to_json())
-
-
-@bp.get("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>")
-def get_hand(session_id: str, number: int) -> Any:
-    night = authorised_night(session_id)
-    return jsonify(ledger_night.hand_json(ledger_night.get_hand(get_session(), night, number)))
-
-
-@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/void")
-def void_hand(session_id: str, number: int) -> Any:
-    """Void a hand: it is kept and stops counting. 200 the hand, 404 unknown, 409 closed."""
-    night, actor = authorised(session_id, "void")
-    db = get_session()
-    hand = ledger_night.void_hand(db, night, number, actor)
-    return jsonify(_hand_with_totals(db, night, hand))
-
-
-@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/restore")
-def restore_hand(session_id: str, number: int) -> Any:
-    """Host: count a voided hand again → 200 the hand; 404 unknown, 409 closed."""
-    night, actor = authorised(session_id, "restore")
-    db = get_session()
-    hand = ledger_night.restore_hand(db, night, number, actor)
-    return jsonify(_hand_with_totals(db, night, hand))
-
-
-def _hand_with_totals(db: Any, night: GameSession, hand: Any) -> dict[str, Any]:
-    body = ledger_night.hand_json(hand)
-    body["next_dealer"] = ledger_night.next_dealer(db, night)
-    body["session_net"] = ledger_night.balances(db, night)
-    return body
-
-
-@bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/amend")
-def amend_hand(session_id: str, number: int) -> Any:
-    """Host only. Body: an entry plus ``version`` (the version being corrected) → 201 the new
-    version; 409 ``stale_version`` with the ``current`` hand when another phone was first."""
-    night, actor = authorised(session_id, "amend")
-    body = load(AmendSchema(), json_body())
-    db = get_session()
-    hand, created = ledger_night.amend_hand(db, night, number, body["version"], _submission_of(body), actor)
-    return jsonify(_hand_with_totals(db, night, hand)), 201 if created else 200
-
-
-@bp.get("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/versions")
-def hand_versions(session_id: str, number: int) -> Any:
-    """Every version of hand ``number``, oldest first (amendments keep the old ones)."""
-    night = authorised_night(session_id)
-    versions = [h for h in ledger_night.hands_of(get_session(), night, all_versions=True) if h.number == number]
-    if not versions:
-        raise ApiError(404, "hand_not_found", N_("This night has no hand number {number}."), "number", number=number)
-    return jsonify({"versions": [ledger_night.hand_json(h) for h in versions]})
-
-
-@bp.post("/sessions/<session_id>/undo")
-def undo(session_id: str) -> Any:
-    """Host only: void the most recent counted hand."""
-    night, actor = authorised(session_id, "undo")
-    db = get_session()
-    hand = ledger_night.undo_last_hand(db, night, actor)
-    return jsonify(_hand_with_totals(db, night, hand))
-
-
-@bp.post("/sessions/<session_id>/redo")
-def redo(session_id: str) -> Any:
-    """Host: undo the last undo (count again the hand it voided); 404 ``nothing_to_redo``."""
-    night, actor = authorised(session_id, "restore")
-    db = get_session()
-    hand = ledger_night.redo_undo(db, night, actor)
-    return jsonify(_hand_with_totals(db, night, hand))
 
 
 @bp.get("/sessions/<session_id>/payments")
@@ -524,6 +311,7 @@ def _server_error(err: InternalServerError) -> Any:
     return err
 
 
+from ledger.api import hands as _hands  # noqa: E402,F401  (registers the hand calls on bp)
 from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
 from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club calls on bp, issue 9)
 

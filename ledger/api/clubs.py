@@ -15,7 +15,9 @@ from flask import jsonify, url_for
 
 from ledger import access
 from ledger import night as ledger_night
-from ledger.api import ApiError, bearer_token, bp, json_body, load, share_json
+from ledger.api.errors import ApiError
+from ledger.api.requests import bearer_token, bp, json_body, load
+from ledger.api.share_links import share_json
 from ledger.api.club_schemas import (
     ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, MemberSchema, MemberUpdateSchema,
 )

@@ -11,7 +11,7 @@ from flask import jsonify
 
 from ledger import night as ledger_night
 from ledger import seating
-from ledger.api import authorised, bp, json_body, load
+from ledger.api.requests import authorised, bp, json_body, load
 from ledger.api.seating_schemas import LeaveSchema, RenameSchema, SitInSchema, StakeSchema, SwapSchema
 from ledger.db import get_session
 
