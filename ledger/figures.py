@@ -41,6 +41,7 @@ _ADD = {column: update(FIGURES).where(_OF_PLAYER).values({column: FIGURES.c[colu
 _COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
     counted_hands=NIGHTS.c.counted_hands + bindparam("delta"))
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
+_STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
 _BY_PLAYER = {
     "net": select(FIGURES.c.player, FIGURES.c.net_minor),
     "outstanding": select(FIGURES.c.player, FIGURES.c.net_minor + FIGURES.c.paid_minor),
@@ -212,7 +213,7 @@ def counted_hands(db: Session, night: GameSession) -> int:
 def stake_changes(db: Session, night: GameSession) -> list[StakeChange]:
     """Where the stake changed (kept), as :func:`ledger.timeline.stake_changes` works it out
     from every hand; the last entry is the current stake."""
-    stakes = db.exec(select(GameSession.stakes).where(GameSession.id == night.id)).one()
+    stakes = db.connection().execute(_STAKES, {"night": night.id}).scalar_one()
     return [StakeChange(int(h), int(s)) for h, s in stakes]
 
 

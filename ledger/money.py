@@ -32,11 +32,12 @@ NOT_MONEY = frozenset({
 UNKNOWN_CURRENCY = N_("unknown currency code {code}")
 
 
+@lru_cache(maxsize=512)
 def minor_digits(currency: str) -> int:
     """Number of decimal digits of ``currency``'s minor unit (USD 2, JPY 0, BHD 3).
 
     ``currency`` is an upper-case ISO 4217 code. Raises ``ValueError`` if Babel does not know it
-    or it is one of :data:`NOT_MONEY`.
+    or it is one of :data:`NOT_MONEY` (a refusal is not remembered; an answer is).
     """
     if not is_currency(currency) or currency in NOT_MONEY:
         raise AmountError(f"unknown currency code {currency!r}", UNKNOWN_CURRENCY, code=repr(currency))

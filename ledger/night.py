@@ -53,6 +53,9 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
 
 MAX_NAME = 80
 _NIGHT_BY_ID = select(GameSession).where(GameSession.id == bindparam("night"))
+_VOIDS_NEWEST_FIRST = (select(AuditEvent).where(AuditEvent.session_id == bindparam("night"),
+                                                AuditEvent.action == "hand_voided")
+                       .order_by(AuditEvent.id.desc()))  # type: ignore[union-attr]
 
 
 # -- opening -------------------------------------------------------------------------------------
@@ -258,9 +261,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
 def undone_hand(db: Session, night: GameSession) -> Hand | None:
     """The hand the most recent "undo last hand" voided, while it is still void (what "redo"
     would count again), else ``None``."""
-    for event in db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id,
-                                                 AuditEvent.action == "hand_voided")
-                         .order_by(AuditEvent.id.desc())):  # type: ignore[union-attr]
+    for event in db.exec(_VOIDS_NEWEST_FIRST, params={"night": night.id}):
         if event.detail.get("undo") and event.hand_number is not None:
             hand = get_hand(db, night, event.hand_number)
             return hand if hand.status == "voided" else None

@@ -1,7 +1,9 @@
 /* Tonk Ledger live pages: the part of a page marked data-live-region follows what the other
    phones do. Every 2 s while the tab is visible it asks /s/<id>/state?since=<version>, sending
    the last answer's ETag in If-None-Match: an empty 304 means nothing changed; when the night's
-   version moved, the server sends the region re-rendered and a line of news.
+   version moved, the server sends the region re-rendered and a line of news, or, when only a
+   few rows changed (a hand recorded or voided on the history page), just those rows, which
+   replace their old selves or go in at their place.
    Without this file the page shows a Refresh link instead. */
 (function () {
   "use strict";
@@ -46,6 +48,7 @@
     var busy = false;
     var failures = 0;
     var stopped = false;
+    var whole = false; // ask for the whole region next time (rows came that had no place here)
 
     document.documentElement.classList.add("live-on");
     if (refresh) refresh.hidden = true;
@@ -92,11 +95,51 @@
       region.querySelectorAll("[data-share]").forEach(function (b) { if (navigator.share) b.hidden = false; });
     }
 
+    // Rows (newest number first in the list) replace the row of their number or go in at their
+    // place; the list keeps at most its data-live-rows rows. False when the page has no such list.
+    function patch(rows) {
+      var list = region.querySelector("[data-live-rows]");
+      if (!list) return false;
+      rows.forEach(function (row) {
+        var holder = document.createElement(list.tagName);
+        holder.innerHTML = row.html;
+        var fresh = holder.firstElementChild;
+        if (!fresh) return;
+        var old = document.getElementById(fresh.id);
+        if (old && list.contains(old)) {
+          old.querySelectorAll("details[id][open]").forEach(function (d) {
+            var kept = fresh.querySelector("#" + CSS.escape(d.id));
+            if (kept) kept.open = true;
+          });
+          list.replaceChild(fresh, old);
+        } else {
+          var after = null;
+          Array.prototype.some.call(list.children, function (item) {
+            var number = parseInt((item.id || "").replace(/^hand-/, ""), 10);
+            if (number < row.number) { after = item; return true; }
+            return false;
+          });
+          list.insertBefore(fresh, after);
+        }
+      });
+      var most = parseInt(list.getAttribute("data-live-rows"), 10) || 0;
+      while (most && list.children.length > most) list.removeChild(list.lastElementChild);
+      localTimes(list);
+      return true;
+    }
+
     // Shows the answer; true when the page now shows the answer's version.
     function apply(body) {
-      if (String(body.version) === version || !body.regions) return String(body.version) === version;
+      if (String(body.version) === version || !(body.regions || body.rows)) return String(body.version) === version;
       if (editing()) return false; // try again next time: version stays as it was
-      swap(body.regions.main);
+      if (body.rows) {
+        if (!patch(body.rows)) {
+          whole = true; // rows with no list to go in: fetch the whole region next time
+          return false;
+        }
+      } else {
+        swap(body.regions.main);
+      }
       version = String(body.version);
       region.setAttribute("data-live-version", version);
       news(body.news);
@@ -114,7 +157,9 @@
       var sep = url.indexOf("?") < 0 ? "?" : "&";
       var headers = { Accept: "application/json" };
       if (etag) headers["If-None-Match"] = etag;
-      fetch(url + sep + "since=" + encodeURIComponent(version), {
+      var asked = whole ? url : url + sep + "since=" + encodeURIComponent(version);
+      whole = false;
+      fetch(asked, {
         credentials: "same-origin", cache: "no-store", headers: headers
       }).then(function (response) {
         if (response.status === 403 || response.status === 404) {

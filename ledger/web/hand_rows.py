@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from ledger.models import AuditEvent, GameSession, Hand
@@ -58,7 +59,12 @@ PER_PAGE = 50
 
 def page_count(night: GameSession) -> int:
     """How many pages of :data:`PER_PAGE` hand numbers the history has (at least one)."""
-    return max(1, -(-night.last_hand_number // PER_PAGE))
+    return pages_of(night.last_hand_number)
+
+
+def pages_of(hands: int) -> int:
+    """How many history pages ``hands`` hand numbers fill (at least one)."""
+    return max(1, -(-hands // PER_PAGE))
 
 
 def history_rows(db: Session, night: GameSession, page: int = 1) -> list[dict[str, Any]]:
@@ -67,8 +73,12 @@ def history_rows(db: Session, night: GameSession, page: int = 1) -> list[dict[st
     stamps, and ``earlier``: the versions it replaced, oldest first, each with who recorded it
     and who replaced it. Only that page's hands and audit events are read."""
     high = night.last_hand_number - (page - 1) * PER_PAGE
-    low = max(1, high - PER_PAGE + 1)
-    if high < 1:
+    return rows_between(db, night, max(1, high - PER_PAGE + 1), high)
+
+
+def rows_between(db: Session, night: GameSession, low: int, high: int) -> list[dict[str, Any]]:
+    """:func:`history_rows` of the hand numbers ``low`` to ``high`` (newest first)."""
+    if high < low or high < 1:
         return []
     versions: dict[int, list[Hand]] = {}
     hands = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number >= low, Hand.number <= high)
@@ -94,16 +104,21 @@ def history_rows(db: Session, night: GameSession, page: int = 1) -> list[dict[st
     return rows
 
 
+# the table page's reads, prepared once (the live table polls them)
+_LATEST = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status != "superseded")
+           .order_by(Hand.number.desc()).limit(bindparam("count")))  # type: ignore[attr-defined]
+_LAST_COUNTED = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status == "counted")
+                 .order_by(Hand.number.desc()).limit(1))  # type: ignore[attr-defined]
+
+
 def latest_hands(db: Session, night: GameSession, count: int) -> list[Hand]:
     """The current versions of the ``count`` highest-numbered hands, newest first."""
-    return list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status != "superseded")
-                        .order_by(Hand.number.desc()).limit(count)))  # type: ignore[attr-defined]
+    return list(db.exec(_LATEST, params={"night": night.id, "count": count}))
 
 
 def last_counted(db: Session, night: GameSession) -> Hand | None:
     """The hand "undo" would void: the highest-numbered one that counts."""
-    return db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
-                   .order_by(Hand.number.desc()).limit(1)).first()  # type: ignore[attr-defined]
+    return db.exec(_LAST_COUNTED, params={"night": night.id}).first()
 
 
 def _hand_events(

@@ -9,6 +9,11 @@ nothing changed, and otherwise carries the region re-rendered
 by the same template partial the page used, plus a line of news ("Hand 4 recorded"). Without
 JavaScript the page shows a Refresh link instead.
 
+A view may also update row by row (:func:`rows_of`): when what changed since the phone's version
+is a few rows (a hand recorded, voided or corrected on the history page), the answer carries
+``"rows": [{"number", "html"}]`` instead of the region, and ``static/live.js`` replaces or
+inserts just those rows, so the answer does not grow with the page.
+
 Page modules register their view with :func:`view`, so this module knows no page.
 """
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from flask import Response, jsonify, render_template, request
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, select
 from werkzeug.exceptions import HTTPException
 
@@ -30,14 +35,28 @@ from ledger.web.blueprint import bp
 
 POLL_MS = 2000
 MAX_NEWS = 3
+# every poll reads it: prepared once
+_LATEST_EVENT = select(func.max(AuditEvent.id)).where(AuditEvent.session_id == bindparam("night"))
+_NEWEST_EVENTS = (select(AuditEvent).where(AuditEvent.session_id == bindparam("night"),
+                                           AuditEvent.id > bindparam("since"))  # type: ignore[operator]
+                  .order_by(AuditEvent.id.desc()).limit(MAX_NEWS))  # type: ignore[union-attr]
+_EVENTS_BETWEEN = (select(AuditEvent).where(AuditEvent.session_id == bindparam("night"),
+                                            AuditEvent.id > bindparam("since"),  # type: ignore[operator]
+                                            AuditEvent.id <= bindparam("version"))  # type: ignore[operator]
+                   .order_by(AuditEvent.id).limit(bindparam("most")))  # type: ignore[arg-type]
+
+MAX_ROW_EVENTS = 10  # past this many changes since the phone's version, the whole region is sent
 
 Context = Callable[[Session, GameSession, Actor], dict[str, Any]]
+# rows(db, night, actor, events since the phone's version) → [{"number", "html"}], or None
+Rows = Callable[[Session, GameSession, Actor, list[AuditEvent]], list[dict[str, Any]] | None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LiveView:
     template: str
     context: Context
+    rows: Rows | None = None
 
 
 VIEWS: dict[str, LiveView] = {}
@@ -56,9 +75,22 @@ def view(name: str, template: str) -> Callable[[Context], Context]:
     return register
 
 
+def rows_of(name: str) -> Callable[[Rows], Rows]:
+    """Register ``rows(db, night, actor, events)`` as view ``name``'s row-by-row update: given
+    the audit events after the phone's version (at most :data:`MAX_ROW_EVENTS`, oldest first),
+    the changed rows as ``[{"number", "html"}]``, or ``None`` when the whole region must be
+    sent (something else changed, or the region's frame did: a first row, a new page)."""
+
+    def register(rows: Rows) -> Rows:
+        VIEWS[name].rows = rows
+        return rows
+
+    return register
+
+
 def version_of(db: Session, night: GameSession) -> int:
     """The night's version: the id of its latest audit event (0 for none)."""
-    latest = db.exec(select(func.max(AuditEvent.id)).where(AuditEvent.session_id == night.id)).one()
+    latest = db.connection().execute(_LATEST_EVENT, {"night": night.id}).scalar_one()
     return int(latest or 0)
 
 
@@ -102,21 +134,36 @@ def state(session_id: str) -> Any:
     since = _int(request.args.get("since"))
     body: dict[str, Any] = {"version": version, "status": night.status, "changed": since != version}
     if since != version:
-        body["regions"] = {"main": region(name, db, night, actor)}
+        rows = _rows_since(name, db, night, actor, since, version)
+        if rows is not None:
+            body["rows"] = rows
+        else:
+            body["regions"] = {"main": region(name, db, night, actor)}
         body["news"] = _news(db, night, actor, since) if since is not None else []
     response = jsonify(body)
     response.set_etag(etag, weak=True)  # weak: the same answer compressed or not
     return _no_store(response)
 
 
+def _rows_since(name: str, db: Session, night: GameSession, actor: Actor, since: int | None,
+                version: int) -> list[dict[str, Any]] | None:
+    """The view's changed rows since the phone's version ``since`` (up to ``version``), or
+    ``None`` for the whole region."""
+    rows = VIEWS[name].rows
+    if rows is None or since is None or since >= version:
+        return None
+    events = list(db.exec(_EVENTS_BETWEEN, params={"night": night.id, "since": since, "version": version,
+                                                   "most": MAX_ROW_EVENTS + 1}))
+    if not events or len(events) > MAX_ROW_EVENTS:
+        return None
+    return rows(db, night, actor, events)
+
+
 def _news(db: Session, night: GameSession, actor: Actor, since: int) -> list[str]:
     """What other phones changed after ``since``, newest last, in words."""
     if describe is None:
         return []
-    events = db.exec(
-        select(AuditEvent).where(AuditEvent.session_id == night.id, AuditEvent.id > since)  # type: ignore[operator]
-        .order_by(AuditEvent.id.desc()).limit(MAX_NEWS)  # type: ignore[union-attr]
-    ).all()
+    events = db.exec(_NEWEST_EVENTS, params={"night": night.id, "since": since}).all()
     def mine(event: AuditEvent) -> bool:
         return event.access_key_id == actor.access_key_id and event.device == actor.device
 

@@ -23,7 +23,7 @@ from ledger.access import Actor
 from ledger.db import get_session
 from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.models import GameSession, utcnow
+from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
 from ledger.web import hand_rows, live
@@ -201,15 +201,44 @@ def undo(session_id: str) -> Any:
 
 # -- the hand history -----------------------------------------------------------------------------
 @live.view("hands", "_live_hands.html")
-def hands_state(db: Session, night: GameSession, actor: Actor, page: int = 1) -> dict[str, Any]:
-    """History page ``page`` (the live region follows page 1, the newest hands)."""
+def hands_state(db: Session, night: GameSession, actor: Actor, page: int = 1,
+                rows: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """History page ``page`` (the live region follows page 1, the newest hands), or the
+    page's frame around ``rows`` when they are given (a row-by-row update)."""
     return {
-        "rows": hand_rows.history_rows(db, night, page),
+        "rows": hand_rows.history_rows(db, night, page) if rows is None else rows,
+        "per_page": hand_rows.PER_PAGE,
         "page": page,
         "pages": hand_rows.page_count(night),
         "can_void": actor.can("void") and night.status == "open",
         "can_amend": actor.can("amend") and night.status == "open" and "web.amend" in current_app.view_functions,
     }
+
+
+HAND_EVENTS = frozenset({"hand_recorded", "hand_voided", "hand_restored", "hand_amended"})
+
+
+@live.rows_of("hands")
+def hands_rows(db: Session, night: GameSession, actor: Actor,
+               events: list[AuditEvent]) -> list[dict[str, Any]] | None:
+    """History page 1 row by row: when every change since the phone's version is a hand
+    recorded, voided, restored or corrected, and the page keeps its frame (it had rows, and
+    no new page began), the HTML of those hands' rows (``[{"number", "html"}]``, oldest
+    first) that are on page 1; otherwise ``None`` (the whole region)."""
+    if any(e.action not in HAND_EVENTS or e.hand_number is None for e in events):
+        return None
+    top = max([night.last_hand_number] + [e.hand_number for e in events])
+    before = top - sum(1 for e in events if e.action == "hand_recorded")
+    if before < 1 or hand_rows.pages_of(before) != hand_rows.pages_of(top):
+        return None
+    shown = sorted({e.hand_number for e in events if e.hand_number > top - hand_rows.PER_PAGE})
+    if not shown:
+        return []
+    context = hands_state(db, night, actor, rows=hand_rows.rows_between(db, night, shown[0], shown[-1]))
+    wanted = set(shown)
+    return [{"number": row["number"], "html": render_template("_live_hand_row.html", night=night, actor=actor,
+                                                               row=row, **context)}
+            for row in reversed(context["rows"]) if row["number"] in wanted]
 
 
 @bp.get("/s/<session_id>/hands")

@@ -1,0 +1,107 @@
+"""The hand history's live region row by row (issue 11, small live updates): when only hands
+changed since the phone's version, ``/state?view=hands`` sends just those rows, the same HTML the
+whole region shows for them; anything else (a payment, a first hand, a new page, many changes)
+sends the whole region."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from conftest import session_body
+
+CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+
+
+@pytest.fixture
+def table(app: Any, client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
+    body = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
+    host_phone = app.test_client()
+    assert host_phone.get(f"/join/{body['id']}/{body['token']}").status_code == 302
+    return {"id": body["id"], "headers": {"Authorization": f"Bearer {body['token']}"}, "phone": host_phone}
+
+
+def record(client: Any, table: dict[str, Any], night_data: dict[str, Any], first: int, count: int) -> None:
+    for i in range(first, first + count):
+        hand = night_data["hands"][i % len(night_data["hands"])]
+        response = client.post(f"/api/v1/sessions/{table['id']}/hands", headers=table["headers"],
+                               json={"outcome": hand["outcome"], "hands": hand["hands"]})
+        assert response.status_code == 201, response.get_json()
+
+
+def state(table: dict[str, Any], since: int | None = None) -> dict[str, Any]:
+    url = f"/s/{table['id']}/state?view=hands" + (f"&since={since}" if since is not None else "")
+    response = table["phone"].get(url)
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def row_in_region(region: str, number: int) -> str:
+    """The ``<li id="hand-N">`` of the whole region, up to the next row or the list's end."""
+    rows = re.split(r'(?=<li class="hand[^"]*" id="hand-\d+">)', region)
+    found = [r for r in rows if f'id="hand-{number}">' in r]
+    assert len(found) == 1
+    return found[0][:found[0].rindex("</li>") + len("</li>")]  # its own closing tag is its last
+
+
+def same_html(row: str, region: str, number: int) -> None:
+    assert CSRF.sub("csrf", row).strip() == CSRF.sub("csrf", row_in_region(region, number)).strip()
+
+
+def test_a_hand_recorded_sends_only_its_row(client: Any, table: dict[str, Any], night_data: dict[str, Any]) -> None:
+    record(client, table, night_data, 0, 3)
+    version = state(table)["version"]
+    record(client, table, night_data, 3, 1)
+    body = state(table, version)
+    assert "regions" not in body and body["changed"] is True
+    assert [row["number"] for row in body["rows"]] == [4]
+    assert 'id="hand-4"' in body["rows"][0]["html"] and 'id="hand-3"' not in body["rows"][0]["html"]
+    same_html(body["rows"][0]["html"], state(table)["regions"]["main"], 4)
+
+
+def test_a_void_and_a_correction_send_those_rows(client: Any, table: dict[str, Any], night_data: dict[str, Any]) -> None:
+    record(client, table, night_data, 0, 5)
+    version = state(table)["version"]
+    assert client.post(f"/api/v1/sessions/{table['id']}/hands/2/void", headers=table["headers"]).status_code == 200
+    hand = night_data["hands"][4]
+    amended = client.post(f"/api/v1/sessions/{table['id']}/hands/4/amend", headers=table["headers"],
+                          json={"version": 1, "outcome": hand["outcome"], "hands": hand["hands"], "dealer": "Dee"})
+    assert amended.status_code == 201, amended.get_json()
+    body = state(table, version)
+    assert [row["number"] for row in body["rows"]] == [2, 4]
+    void_row, corrected_row = (row["html"] for row in body["rows"])
+    assert "is-void" in void_row and "Dealt by Dee" in corrected_row and "1 earlier version" in corrected_row
+    region = state(table)["regions"]["main"]
+    same_html(void_row, region, 2)
+    same_html(corrected_row, region, 4)
+
+
+@pytest.mark.parametrize("change", ["payment", "first hand", "new page", "many hands"])
+def test_other_changes_send_the_whole_region(
+    client: Any, table: dict[str, Any], night_data: dict[str, Any], change: str
+) -> None:
+    before = {"payment": 3, "first hand": 0, "new page": 50, "many hands": 20}[change]
+    record(client, table, night_data, 0, before)
+    version = state(table)["version"]
+    if change == "payment":
+        paid = client.post(f"/api/v1/sessions/{table['id']}/payments", headers=table["headers"],
+                           json={"from": "Dee", "to": "Tomás", "amount": 25, "confirm": True})
+        assert paid.status_code == 201, paid.get_json()
+    else:
+        record(client, table, night_data, before, 11 if change == "many hands" else 1)
+    body = state(table, version)
+    assert "rows" not in body and "data-live-rows" in body["regions"]["main"]
+    if change == "new page":
+        assert "Page 1 of 2" in body["regions"]["main"]
+
+
+def test_rows_of_hands_past_page_one_are_not_sent(
+    client: Any, table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    record(client, table, night_data, 0, 60)
+    version = state(table)["version"]
+    assert client.post(f"/api/v1/sessions/{table['id']}/hands/3/void", headers=table["headers"]).status_code == 200
+    assert client.post(f"/api/v1/sessions/{table['id']}/hands/59/void", headers=table["headers"]).status_code == 200
+    body = state(table, version)
+    assert [row["number"] for row in body["rows"]] == [59]  # hand 3 is on page 2, which does not follow
