@@ -11,8 +11,9 @@ that is ``BEGIN IMMEDIATE`` behind a process-wide first-come-first-served writer
 (:class:`FairLock`): the threads of one process queue in order instead of spinning in SQLite's
 busy handler, and SQLite's own lock (with its busy timeout) still guards between processes.
 The writer lock is released when the transaction ends (commit, rollback or close). On
-PostgreSQL :func:`begin_write` only ends the read transaction: row locks (``FOR UPDATE``, the
-hand counter's ``UPDATE``) queue the writers.
+PostgreSQL the read transaction (READ COMMITTED, so each statement sees what is committed) goes
+on as the write one, on the same connection: row locks (``FOR UPDATE``, the hand counter's
+``UPDATE``) queue the writers.
 """
 from __future__ import annotations
 
@@ -67,19 +68,22 @@ class LedgerSession(Session):
     first write (see the module's notes). Ends of transactions release the writer lock."""
 
     _writer_lock: FairLock | None = None
+    _writing = False  # PostgreSQL: begin_write() was called in this transaction
 
     def begin_write(self) -> None:
-        """End the read transaction (nothing may be pending) and open a write transaction: on
-        SQLite ``BEGIN IMMEDIATE`` behind the process's :class:`FairLock`. Calling it again in
-        the same write transaction changes nothing."""
-        if self._writer_lock is not None:
+        """Mark where the request starts writing (nothing may be pending). On SQLite: end the
+        read transaction and open a write one, ``BEGIN IMMEDIATE`` behind the process's
+        :class:`FairLock`; on PostgreSQL the transaction goes on (see the module's notes).
+        Calling it again in the same write transaction changes nothing."""
+        if self._writer_lock is not None or self._writing:
             return
         if self.new or self.dirty or self.deleted:
             raise RuntimeError("begin_write() must come before the request's first change")
         lock: FairLock | None = _WRITER_LOCKS.get(self.get_bind())
         if lock is None:
-            if self.in_transaction():
-                self.commit()  # a read-only transaction: nothing to write, objects stay loaded
+            # PostgreSQL: the read transaction (READ COMMITTED: each statement sees what is
+            # committed) goes on as the write one on the same connection; row locks queue writers
+            self._writing = True
             return
         lock.acquire()
         self._writer_lock = lock
@@ -100,6 +104,7 @@ class LedgerSession(Session):
             _intent.write = False
 
     def _release(self) -> None:
+        self._writing = False
         lock, self._writer_lock = self._writer_lock, None
         if lock is not None:
             lock.release()

@@ -40,6 +40,11 @@ _ADD = {column: update(FIGURES).where(_OF_PLAYER).values({column: FIGURES.c[colu
         for column in ("net_minor", "paid_minor")}
 _COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
     counted_hands=NIGHTS.c.counted_hands + bindparam("delta"))
+_NEW_HAND = (
+    update(NIGHTS).where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
+    .values(last_hand_number=NIGHTS.c.last_hand_number + 1, counted_hands=NIGHTS.c.counted_hands + 1)
+    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.players, NIGHTS.c.stake_minor)
+)
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
 _BY_PLAYER = {
@@ -74,11 +79,21 @@ def players_seated(db: Session, night: GameSession, names: Iterable[str]) -> Non
         db.connection().execute(insert(FIGURES), rows)
 
 
+def new_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], int] | None:
+    """Take the number of a hand about to be recorded and count it, in one statement that
+    also reads the seating and stake it is played at: ``(number, players, stake_minor)``, or
+    ``None`` when the night is not open. The night's row stays locked until the transaction
+    ends (PostgreSQL's row lock; SQLite's write lock already), which keeps numbers unique and
+    gap-free under concurrent recorders. :func:`hand_recorded` follows in the same transaction."""
+    row = db.connection().execute(_NEW_HAND, {"night": night.id}).first()
+    return None if row is None else (int(row.last_hand_number), list(row.players), int(row.stake_minor))
+
+
 def hand_recorded(db: Session, night: GameSession, number: int, players: Sequence[str],
                   transfers: Iterable[tuple[str, str, int]]) -> None:
-    """A new hand ``number`` counts: one more counted hand, the ``transfers`` (payer, payee,
-    amount) added to the nets, and ``number`` is the last hand of everyone in ``players``."""
-    _count(db, night, 1)
+    """New hand ``number`` (taken and counted by :func:`new_hand_number`) counts: the
+    ``transfers`` (payer, payee, amount) are added to the nets, and ``number`` is the last hand
+    of everyone in ``players``."""
     net = dict.fromkeys(players, 0) | _deltas(transfers)
     db.connection().execute(_HAND_RECORDED, [
         {"night": night.id, "name": name, "delta": net[name], "number": number} for name in sorted(net)])

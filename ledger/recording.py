@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
@@ -35,15 +35,8 @@ IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # prin
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
 TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
-NIGHTS = GameSession.__table__  # type: ignore[attr-defined]
 
 # prepared once: SQLAlchemy caches their compiled forms, so a hand costs no statement building
-_TAKE_NUMBER = (
-    update(NIGHTS)
-    .where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
-    .values(last_hand_number=NIGHTS.c.last_hand_number + 1)
-    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.players, NIGHTS.c.stake_minor)
-)
 _HAND_BY_KEY = select(HANDS.c.id).where(HANDS.c.session_id == bindparam("night"),
                                         HANDS.c.idempotency_key == bindparam("key"))
 _CURRENT_BY_NUMBER = select(HANDS.c.id).where(HANDS.c.session_id == bindparam("night"),
@@ -175,14 +168,12 @@ def _check_dealer(night: GameSession, dealer: str | None) -> None:
 
 
 def _take_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], int]:
-    """Bump the session's hand counter and return ``(number, players, stake_minor)``: the
-    number taken and the seating and stake the hand is played at, read by the same statement.
-    The row lock (or SQLite's write lock) serialises concurrent recorders so numbers stay
-    unique and contiguous. Raises :class:`NightError` 409 ``session_closed``."""
-    row = db.connection().execute(_TAKE_NUMBER, {"night": night.id}).first()
-    if row is None:
+    """:func:`ledger.figures.new_hand_number`: ``(number, players, stake_minor)``. Raises
+    :class:`NightError` 409 ``session_closed``."""
+    taken = figures.new_hand_number(db, night)
+    if taken is None:
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
-    return int(row.last_hand_number), list(row.players), int(row.stake_minor)
+    return taken
 
 
 def _reseated(night: GameSession, players: list[str], stake_minor: int) -> bool:
