@@ -97,6 +97,16 @@ def session_body(night: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
+def watched_table(app: Any, client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
+    """A night opened through the API and the host's phone watching it (a test client that
+    joined with the host's link): ``id``, API ``headers``, ``phone``."""
+    body = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
+    phone = app.test_client()
+    assert phone.get(f"/join/{body['id']}/{body['token']}").status_code == 302
+    return {"id": body["id"], "headers": {"Authorization": f"Bearer {body['token']}"}, "phone": phone}
+
+
+@pytest.fixture
 def open_night(client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
     """A session opened through the API from night-01's header; returns id, token, headers."""
     response = client.post("/api/v1/sessions", json=session_body(night_data))

@@ -9,30 +9,21 @@ from typing import Any
 
 import pytest
 
-from conftest import session_body
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
 
 
-@pytest.fixture
-def table(app: Any, client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
-    body = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
-    host_phone = app.test_client()
-    assert host_phone.get(f"/join/{body['id']}/{body['token']}").status_code == 302
-    return {"id": body["id"], "headers": {"Authorization": f"Bearer {body['token']}"}, "phone": host_phone}
-
-
-def record(client: Any, table: dict[str, Any], night_data: dict[str, Any], first: int, count: int) -> None:
+def record(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any], first: int, count: int) -> None:
     for i in range(first, first + count):
         hand = night_data["hands"][i % len(night_data["hands"])]
-        response = client.post(f"/api/v1/sessions/{table['id']}/hands", headers=table["headers"],
+        response = client.post(f"/api/v1/sessions/{watched_table['id']}/hands", headers=watched_table["headers"],
                                json={"outcome": hand["outcome"], "hands": hand["hands"]})
         assert response.status_code == 201, response.get_json()
 
 
-def state(table: dict[str, Any], since: int | None = None) -> dict[str, Any]:
-    url = f"/s/{table['id']}/state?view=hands" + (f"&since={since}" if since is not None else "")
-    response = table["phone"].get(url)
+def state(watched_table: dict[str, Any], since: int | None = None) -> dict[str, Any]:
+    url = f"/s/{watched_table['id']}/state?view=hands" + (f"&since={since}" if since is not None else "")
+    response = watched_table["phone"].get(url)
     assert response.status_code == 200
     return response.get_json()
 
@@ -49,59 +40,59 @@ def same_html(row: str, region: str, number: int) -> None:
     assert CSRF.sub("csrf", row).strip() == CSRF.sub("csrf", row_in_region(region, number)).strip()
 
 
-def test_a_hand_recorded_sends_only_its_row(client: Any, table: dict[str, Any], night_data: dict[str, Any]) -> None:
-    record(client, table, night_data, 0, 3)
-    version = state(table)["version"]
-    record(client, table, night_data, 3, 1)
-    body = state(table, version)
+def test_a_hand_recorded_sends_only_its_row(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]) -> None:
+    record(client, watched_table, night_data, 0, 3)
+    version = state(watched_table)["version"]
+    record(client, watched_table, night_data, 3, 1)
+    body = state(watched_table, version)
     assert "regions" not in body and body["changed"] is True
     assert [row["number"] for row in body["rows"]] == [4]
     assert 'id="hand-4"' in body["rows"][0]["html"] and 'id="hand-3"' not in body["rows"][0]["html"]
-    same_html(body["rows"][0]["html"], state(table)["regions"]["main"], 4)
+    same_html(body["rows"][0]["html"], state(watched_table)["regions"]["main"], 4)
 
 
-def test_a_void_and_a_correction_send_those_rows(client: Any, table: dict[str, Any], night_data: dict[str, Any]) -> None:
-    record(client, table, night_data, 0, 5)
-    version = state(table)["version"]
-    assert client.post(f"/api/v1/sessions/{table['id']}/hands/2/void", headers=table["headers"]).status_code == 200
+def test_a_void_and_a_correction_send_those_rows(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]) -> None:
+    record(client, watched_table, night_data, 0, 5)
+    version = state(watched_table)["version"]
+    assert client.post(f"/api/v1/sessions/{watched_table['id']}/hands/2/void", headers=watched_table["headers"]).status_code == 200
     hand = night_data["hands"][4]
-    amended = client.post(f"/api/v1/sessions/{table['id']}/hands/4/amend", headers=table["headers"],
+    amended = client.post(f"/api/v1/sessions/{watched_table['id']}/hands/4/amend", headers=watched_table["headers"],
                           json={"version": 1, "outcome": hand["outcome"], "hands": hand["hands"], "dealer": "Dee"})
     assert amended.status_code == 201, amended.get_json()
-    body = state(table, version)
+    body = state(watched_table, version)
     assert [row["number"] for row in body["rows"]] == [2, 4]
     void_row, corrected_row = (row["html"] for row in body["rows"])
     assert "is-void" in void_row and "Dealt by Dee" in corrected_row and "1 earlier version" in corrected_row
-    region = state(table)["regions"]["main"]
+    region = state(watched_table)["regions"]["main"]
     same_html(void_row, region, 2)
     same_html(corrected_row, region, 4)
 
 
 @pytest.mark.parametrize("change", ["payment", "first hand", "new page", "many hands"])
 def test_other_changes_send_the_whole_region(
-    client: Any, table: dict[str, Any], night_data: dict[str, Any], change: str
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any], change: str
 ) -> None:
     before = {"payment": 3, "first hand": 0, "new page": 50, "many hands": 20}[change]
-    record(client, table, night_data, 0, before)
-    version = state(table)["version"]
+    record(client, watched_table, night_data, 0, before)
+    version = state(watched_table)["version"]
     if change == "payment":
-        paid = client.post(f"/api/v1/sessions/{table['id']}/payments", headers=table["headers"],
+        paid = client.post(f"/api/v1/sessions/{watched_table['id']}/payments", headers=watched_table["headers"],
                            json={"from": "Dee", "to": "Tomás", "amount": 25, "confirm": True})
         assert paid.status_code == 201, paid.get_json()
     else:
-        record(client, table, night_data, before, 11 if change == "many hands" else 1)
-    body = state(table, version)
+        record(client, watched_table, night_data, before, 11 if change == "many hands" else 1)
+    body = state(watched_table, version)
     assert "rows" not in body and "data-live-rows" in body["regions"]["main"]
     if change == "new page":
         assert "Page 1 of 2" in body["regions"]["main"]
 
 
 def test_rows_of_hands_past_page_one_are_not_sent(
-    client: Any, table: dict[str, Any], night_data: dict[str, Any]
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
 ) -> None:
-    record(client, table, night_data, 0, 60)
-    version = state(table)["version"]
-    assert client.post(f"/api/v1/sessions/{table['id']}/hands/3/void", headers=table["headers"]).status_code == 200
-    assert client.post(f"/api/v1/sessions/{table['id']}/hands/59/void", headers=table["headers"]).status_code == 200
-    body = state(table, version)
+    record(client, watched_table, night_data, 0, 60)
+    version = state(watched_table)["version"]
+    assert client.post(f"/api/v1/sessions/{watched_table['id']}/hands/3/void", headers=watched_table["headers"]).status_code == 200
+    assert client.post(f"/api/v1/sessions/{watched_table['id']}/hands/59/void", headers=watched_table["headers"]).status_code == 200
+    body = state(watched_table, version)
     assert [row["number"] for row in body["rows"]] == [59]  # hand 3 is on page 2, which does not follow

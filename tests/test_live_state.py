@@ -5,74 +5,62 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 
-from conftest import session_body
-
-
-@pytest.fixture
-def table(app: Any, client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
-    body = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
-    phone = app.test_client()
-    assert phone.get(f"/join/{body['id']}/{body['token']}").status_code == 302
-    return {"id": body["id"], "headers": {"Authorization": f"Bearer {body['token']}"}, "phone": phone}
-
-
-def record(client: Any, table: dict[str, Any], night_data: dict[str, Any], count: int) -> None:
+def record(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any], count: int) -> None:
     for i in range(count):
         hand = night_data["hands"][i % len(night_data["hands"])]
-        response = client.post(f"/api/v1/sessions/{table['id']}/hands",
-                               headers=table["headers"] | {"X-Device": "score keeper's laptop"},
+        response = client.post(f"/api/v1/sessions/{watched_table['id']}/hands",
+                               headers=watched_table["headers"] | {"X-Device": "score keeper's laptop"},
                                json={"outcome": hand["outcome"], "hands": hand["hands"]})
         assert response.status_code == 201, response.get_json()
 
 
 def test_state_is_304_to_its_own_etag_until_the_night_changes(
-    client: Any, table: dict[str, Any], night_data: dict[str, Any]
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
 ) -> None:
-    url = f"/s/{table['id']}/state?view=table"
-    first = table["phone"].get(url)
+    url = f"/s/{watched_table['id']}/state?view=table"
+    first = watched_table["phone"].get(url)
     assert first.status_code == 200 and first.headers["ETag"]
     version = first.get_json()["version"]
-    again = table["phone"].get(f"{url}&since={version}", headers={"If-None-Match": first.headers["ETag"]})
+    again = watched_table["phone"].get(f"{url}&since={version}", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
     assert again.get_data() == b""
     assert again.headers["ETag"] == first.headers["ETag"]
     assert again.headers["Cache-Control"] == "no-store"
 
-    record(client, table, night_data, 1)
-    changed = table["phone"].get(f"{url}&since={version}", headers={"If-None-Match": first.headers["ETag"]})
+    record(client, watched_table, night_data, 1)
+    changed = watched_table["phone"].get(f"{url}&since={version}", headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
     body = changed.get_json()
     assert body["changed"] is True and body["version"] > version
     assert [line.split(":")[0] for line in body["news"]] == ["Hand 1 recorded"]  # another device did it
     assert changed.headers["ETag"] != first.headers["ETag"]
     # another view of the same version is another answer
-    hands = table["phone"].get(f"/s/{table['id']}/state?view=hands", headers={"If-None-Match": changed.headers["ETag"]})
+    hands = watched_table["phone"].get(f"/s/{watched_table['id']}/state?view=hands", headers={"If-None-Match": changed.headers["ETag"]})
     assert hands.status_code == 200
 
 
 def test_history_is_paged_fifty_hand_numbers_a_page(
-    client: Any, table: dict[str, Any], night_data: dict[str, Any]
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
 ) -> None:
-    record(client, table, night_data, 53)
-    first = table["phone"].get(f"/s/{table['id']}/hands").get_data(as_text=True)
+    record(client, watched_table, night_data, 53)
+    first = watched_table["phone"].get(f"/s/{watched_table['id']}/hands").get_data(as_text=True)
     assert 'id="hand-53"' in first and 'id="hand-4"' in first and 'id="hand-3"' not in first
     assert "Page 1 of 2" in first and "data-live-region" in first
-    second = table["phone"].get(f"/s/{table['id']}/hands?page=2").get_data(as_text=True)
+    second = watched_table["phone"].get(f"/s/{watched_table['id']}/hands?page=2").get_data(as_text=True)
     assert 'id="hand-3"' in second and 'id="hand-1"' in second and 'id="hand-4"' not in second
     assert "Page 2 of 2" in second and "data-live-region" not in second
-    assert table["phone"].get(f"/s/{table['id']}/hands?page=3").status_code == 404
+    assert watched_table["phone"].get(f"/s/{watched_table['id']}/hands?page=3").status_code == 404
     # the live region follows page 1
-    state = table["phone"].get(f"/s/{table['id']}/state?view=hands").get_json()
+    state = watched_table["phone"].get(f"/s/{watched_table['id']}/state?view=hands").get_json()
     assert 'id="hand-53"' in state["regions"]["main"] and 'id="hand-3"' not in state["regions"]["main"]
 
 
 def test_table_shows_the_last_five_hands_and_the_total(
-    client: Any, table: dict[str, Any], night_data: dict[str, Any]
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
 ) -> None:
-    record(client, table, night_data, 7)
-    page = table["phone"].get(f"/s/{table['id']}").get_data(as_text=True)
+    record(client, watched_table, night_data, 7)
+    page = watched_table["phone"].get(f"/s/{watched_table['id']}").get_data(as_text=True)
     assert all(f'id="hand-{n}"' in page for n in range(3, 8))
     assert 'id="hand-2"' not in page
     assert "All 7 hands" in page
