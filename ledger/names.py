@@ -37,6 +37,30 @@ def normalise_name(text: str) -> str:
     return unicodedata.normalize("NFC", text).strip()
 
 
+def name_key(name: str) -> str:
+    """The form two display names are compared in, so that names a table would take for one
+    are one: NFC, trimmed, casefolded, and the Turkish dotted capital İ and dotless ı read as
+    i (``"ALİ"``, ``"Ali"``, ``"ALI"`` and ``"Alı"`` share the key ``"ali"``, since a phone
+    typing Turkish and one typing English write the same name in these ways)."""
+    folded = normalise_name(name).casefold()  # "İ" casefolds to "i" + COMBINING DOT ABOVE
+    return unicodedata.normalize("NFC", folded.replace("i\u0307", "i").replace("ı", "i"))
+
+
+def alike_names(name: str, other: str, field: str) -> HandError:
+    """The refusal (``duplicate_player``, naming ``field``) of ``name`` beside ``other`` when
+    they share a :func:`name_key`: they differ only in capitals, or in a dotted or dotless i."""
+    if name.casefold() == other.casefold() or _turkish_lower(name) == _turkish_lower(other):
+        return HandError("duplicate_player", N_("{name} and {other} differ only in capitals; give players names "
+                                                "that are easy to tell apart."), field, name=name, other=other)
+    return HandError("duplicate_player", N_("{name} and {other} differ only in a dotted or dotless i; give players "
+                                            "names that are easy to tell apart."), field, name=name, other=other)
+
+
+def _turkish_lower(name: str) -> str:
+    """``name`` in lower case the Turkish way (I → ı, İ → i), where "ALİ" and "Ali" differ in capitals only."""
+    return name.replace("I", "ı").replace("İ", "i").lower()
+
+
 def has_hidden_characters(name: str) -> bool:
     """Whether a (normalised) name holds a character that is not part of a visible grapheme
     cluster: see the module docstring."""

@@ -25,7 +25,7 @@ from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.models import AuditEvent, GameSession, Hand, utcnow
-from ledger.names import clean_name, normalise_name
+from ledger.names import alike_names, clean_name, name_key, normalise_name
 from ledger.night_reads import (
     balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
     session_json,
@@ -86,14 +86,9 @@ def create_night(
     check_table(rules, seated)
     folded: dict[str, int] = {}
     for index, player in enumerate(seated):
-        key = player.casefold()
+        key = name_key(player)
         if key in folded:
-            raise HandError(
-                "duplicate_player",
-                N_("{name} and {other} differ only in capitals; give the seats names that "
-                   "are easy to tell apart."),
-                f"players[{index}]", name=player, other=seated[folded[key]],
-            )
+            raise alike_names(player, seated[folded[key]], f"players[{index}]")
         folded[key] = index
     check_stake(stake_minor)
     dealer = seated[0] if first_dealer is None else normalise_name(first_dealer)

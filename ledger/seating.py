@@ -26,7 +26,7 @@ from ledger import figures
 from ledger.access import SYSTEM, Actor
 from ledger.db import begin_write
 from ledger.models import GameSession, Hand, HandTransfer, Payment
-from ledger.names import clean_name, normalise_name
+from ledger.names import alike_names, clean_name, name_key, normalise_name
 from ledger.night import (
     MAX_NAME,
     NightError,
@@ -90,13 +90,11 @@ def _require_open(night: GameSession) -> None:
 
 
 def _name_clash(night: GameSession, name: str, field: str, *, besides: str | None = None) -> None:
-    """:class:`HandError` ``duplicate_player`` when ``name`` differs only in capitals from
-    someone who sat at the night (other than ``besides``)."""
+    """:class:`HandError` ``duplicate_player`` when ``name`` differs only in capitals, or in a
+    dotted or dotless i, from someone who sat at the night (other than ``besides``)."""
     for other in seat_order(night):
-        if other != besides and other != name and other.casefold() == name.casefold():
-            raise HandError("duplicate_player",
-                            N_("{name} and {other} differ only in capitals; give players names that are easy "
-                               "to tell apart."), field, name=name, other=other)
+        if other != besides and other != name and name_key(other) == name_key(name):
+            raise alike_names(name, other, field)
 
 
 def sit_in(db: Session, night: GameSession, name: str, after: str | None = None, actor: Actor = SYSTEM) -> SeatingChange:

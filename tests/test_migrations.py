@@ -214,3 +214,43 @@ def test_issue_9_clubs_migration_keeps_old_nights_and_goes_down_again(database_u
         command.downgrade(config, "0005_clubs-1")
         assert "club" not in set(inspect(connection).get_table_names())
     engine.dispose()
+
+
+def test_dotted_i_migration_rekeys_members_without_merging_any(database_url: str) -> None:
+    """A club roster from revision 0006 upgrades to head: each member's name key now reads the
+    Turkish İ and ı as i ("ALİ" alone in a club becomes "ali"), except where another member of
+    the club already has that key ("Ali" and "ALİ" stay two members); downgrading gives the
+    casefolded keys back."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from ledger.db import migrations_config
+
+    engine = make_engine(database_url)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0006_member_language")
+        for club in ("one", "two"):
+            connection.execute(text("INSERT INTO club (id, name, currency, timezone, created_at) "
+                                    "VALUES (:id, 'Club', 'TRY', 'Europe/Istanbul', '2026-11-03 19:00:00')"),
+                               {"id": club})
+        members = [("one", "Ali"), ("one", "ALİ"), ("one", "Işık"), ("two", "ALİ"), ("two", "Alı")]
+        for club, name in members:
+            connection.execute(text("INSERT INTO club_member (club_id, name, name_key, created_at) "
+                                    "VALUES (:club, :name, :key, '2026-11-03 19:00:00')"),
+                               {"club": club, "name": name, "key": name.casefold()})
+
+    def keys() -> list[tuple[str, str, str]]:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(
+                "SELECT club_id, name, name_key FROM club_member ORDER BY id"))]
+
+    upgrade(engine)
+    assert keys() == [("one", "Ali", "ali"), ("one", "ALİ", "ali\u0307"), ("one", "Işık", "işik"),
+                      ("two", "ALİ", "ali"), ("two", "Alı", "alı")]
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006_member_language")
+    assert keys() == [(club, name, name.casefold()) for club, name in members]
+    engine.dispose()

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from club_nights import make_club
 from conftest import session_body
 
 SEATS = ["Amélie", "Zoë", "Tomás"]  # NFC, as typed on most phones
@@ -101,3 +102,40 @@ def test_finding_7_controls_bidi_overrides_and_invisible_only_names_stay_refused
         "players": ["Rosa", bad, "Dee"], "first_dealer": None})
     assert response.status_code == 422, bad
     assert (response.get_json()["error"], response.get_json()["field"]) == ("invalid_entry", "players[1]")
+
+
+@pytest.mark.parametrize(("seats", "reason"), [
+    (["Ali", "ALİ"], "differ only in capitals"),     # Turkish capitals: İ is the capital of i
+    (["Alı", "ALI"], "differ only in capitals"),     # and I of ı
+    (["Ali", "ALI"], "differ only in capitals"),     # English capitals
+    (["Ali", "Alı"], "differ only in a dotted or dotless i"),
+])
+def test_names_differing_in_a_dotted_or_dotless_i_are_one_name(
+    client: Any, night_data: dict[str, Any], seats: list[str], reason: str
+) -> None:
+    response = client.post("/api/v1/sessions", json=session_body(night_data) | {
+        "players": ["Dee", *seats], "first_dealer": None})
+    body = response.get_json()
+    assert (response.status_code, body["error"], body["field"]) == (422, "duplicate_player", "players[2]")
+    assert body["message"] == f"{seats[1]} and {seats[0]} {reason}; give players names that are easy to tell apart."
+
+
+def test_a_late_arrival_spelt_with_a_dotless_i_is_refused_beside_the_seated_player(
+    client: Any, night_data: dict[str, Any]
+) -> None:
+    table = open_table(client, night_data, ["Dee", "Işıl", "Rosa"])
+    answer = call(client, table, "/players", {"name": "IŞIL"})
+    assert (answer.status_code, answer.get_json()["error"]) == (422, "duplicate_player")
+    assert call(client, table, "/players", {"name": "Isis"}).status_code == 201
+
+
+def test_a_club_knows_a_member_however_a_phone_writes_the_i(client: Any, night_data: dict[str, Any]) -> None:
+    club = make_club(client, members=["Ali", "Rosa"])
+    same = client.post(f"/api/v1/clubs/{club['id']}/members", headers=bearer(club["member_token"]),
+                       json={"name": "ALİ"})
+    assert same.status_code == 200 and same.get_json()["name"] == "Ali"
+    body = session_body(night_data) | {"club": club["id"], "players": ["ALI", "Rosa", "Dee"], "first_dealer": None}
+    body.pop("currency")
+    night = client.post("/api/v1/sessions", headers=bearer(club["member_token"]), json=body)
+    assert night.status_code == 201, night.get_json()
+    assert night.get_json()["players"] == ["Ali", "Rosa", "Dee"]

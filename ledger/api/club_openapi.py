@@ -45,7 +45,8 @@ def club_paths() -> dict[str, dict[str, Any]]:
             {200: _json(club.ClubCreatedSchema, "The secrets.")}, ())},
         "/clubs/{club_id}/members": {"post": _op(
             "Owner or member: add a name to the roster, with the member's statement language if given (200 when "
-            "that name, under the NFC/casefold rule, is there: its language is left as it is).",
+            "that name, under the name rule (NFC, casefolded, dotted and dotless i as i), is there: its "
+            "language is left as it is).",
             {201: _json(club.ClubMemberOutSchema, "The new member."),
              200: _json(club.ClubMemberOutSchema, "The member already on the roster.")}, (), body=club.MemberSchema)},
         "/clubs/{club_id}/members/{member_id}": {"patch": _op(

@@ -106,8 +106,8 @@ def share_club(club_id: str) -> Any:
 @bp.post("/clubs/<club_id>/members")
 def add_member(club_id: str) -> Any:
     """Owner or member: ``{name, language?}`` → 201 ``{id, name, language?}`` (200 when a member
-    by that name, under the NFC/casefold rule, is already on the roster: its language is left as
-    it is). 422 ``invalid_entry`` (field ``language``) for a language that is not a catalogue code."""
+    by that name, under :func:`ledger.names.name_key`, is already on the roster: its language is
+    left as it is). 422 ``invalid_entry`` (field ``language``) for a language that is not a catalogue code."""
     club, actor = club_authorised(club_id, "roster")
     data = load(MemberSchema(), json_body())
     member, created = roster.add_member(get_session(), club, data["name"], actor, language=data.get("language"))

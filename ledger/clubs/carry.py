@@ -1,8 +1,8 @@
 """Nights inside a club and the club's running balances.
 
 A night started inside a club takes the club's currency and seats members from the roster (a
-new name joins it; a name that matches a member under the NFC/casefold rule sits under that
-member's display name). Closing it says what happens to what is still owed after the night's
+new name joins it; a name that matches a member under :func:`ledger.names.name_key` sits under
+that member's display name). Closing it says what happens to what is still owed after the night's
 payments (:func:`ledger.night.outstanding`): settled in cash (nothing carries) or carried into
 the club's running balances, one :class:`~ledger.clubs.models.ClubCarry` per member.
 
@@ -38,7 +38,7 @@ def club_night(db: Session, night: GameSession) -> ClubNight | None:
 
 
 def seat_names(db: Session, club: Club, players: Sequence[str]) -> list[str]:
-    """``players`` with each name that matches a member (NFC/casefold) replaced by the member's
+    """``players`` with each name that matches a member (:func:`ledger.names.name_key`) replaced by the member's
     display name, so a night seats the same person under one name."""
     out = []
     for name in players:

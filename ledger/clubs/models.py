@@ -3,8 +3,8 @@ it (and who sat there as which member), what each closed night carried, payments
 carried balances, and the club's audit events.
 
 Money columns are ``*_minor`` integers. Rows are never deleted: a voided payment keeps its row.
-A member keeps one ``id`` across renames; ``name_key`` (the NFC, casefolded name) is unique per
-club, so two members cannot share a display name.
+A member keeps one ``id`` across renames; ``name_key`` (:func:`ledger.names.name_key` of the
+name) is unique per club, so two members cannot share a display name.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class Club(SQLModel, table=True):
 
 class ClubMember(SQLModel, table=True):
     """One person on a club's roster: ``name`` is the current display name, ``name_key`` its
-    NFC casefolded form (unique per club); ``language`` the catalogue code their season
+    :func:`ledger.names.name_key` (unique per club); ``language`` the catalogue code their season
     statements are written in (a key of :data:`ledger.i18n.LANGUAGES`), ``None`` to follow
     whoever reads them."""
 

@@ -5,7 +5,8 @@ the links again), a ``member`` starts and records nights and records payments, a
 only reads. The owner's token is random; the member and viewer tokens and the table code are
 derived from it with HMAC (as :mod:`ledger.access` does for a night), and only SHA-256 hashes
 are stored. A member keeps one id across renames; two members of a club cannot share a display
-name under the seats' rule (NFC, trimmed, then casefolded: :func:`name_key`).
+name under the seats' rule (:func:`ledger.names.name_key`: NFC, trimmed, casefolded, dotted and
+dotless i as i).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
 from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
-from ledger.names import clean_name, normalise_name
+from ledger.names import clean_name, name_key
 from ledger.money import UNKNOWN_CURRENCY
 from ledger.night import NightError
 from ledger.rules import HandError
@@ -100,11 +101,6 @@ def club_secrets(owner_token: str, club_id: str) -> ClubSecrets:
 
 def club_code_hash(code: str) -> str:
     return access.hash_secret("club-code:" + access.normalise_code(code))
-
-
-def name_key(name: str) -> str:
-    """The form two display names are compared in: NFC, trimmed, casefolded."""
-    return normalise_name(name).casefold()
 
 
 def club_event(db: Session, club: Club, actor: ClubActor, action: str, **detail: Any) -> None:
@@ -234,7 +230,7 @@ def join_roster(db: Session, club: Club, name: str, actor: ClubActor, field: str
 def add_member(db: Session, club: Club, name: str, actor: ClubActor,
                language: str | None = None) -> tuple[ClubMember, bool]:
     """Add ``name`` to the roster (committed) → ``(member, created)``; an existing member by
-    that name (NFC/casefold) is returned with ``created`` False (and its language untouched).
+    that name (:func:`ledger.names.name_key`) is returned with ``created`` False (and its language untouched).
     ``language``: the new member's statement language (:func:`checked_language`). Raises
     :class:`ClubAccessDenied` for a viewer, :class:`HandError` ``invalid_entry`` for a bad name
     or language."""

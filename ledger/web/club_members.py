@@ -1,8 +1,8 @@
 """The club's roster on the phone (issue 9): add a member (owner or member), rename one
 (owner only; the member keeps one identity: id, balance and nights), and choose the language a
 member's season statements are written in (owner or member; issue 10). Names follow the seats'
-rule (NFC, trimmed, casefolded, :func:`ledger.clubs.roster.name_key`): a name another member
-already has is refused with the API's sentence, beside the field, with what was typed kept.
+rule (:func:`ledger.names.name_key`: NFC, trimmed, casefolded, dotted and dotless i as i): a name
+another member already has is refused with the API's sentence, beside the field, with what was typed kept.
 """
 from __future__ import annotations
 
