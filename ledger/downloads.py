@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import re
 import unicodedata
 from collections import OrderedDict
 from urllib.parse import quote
@@ -146,9 +147,13 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
 def content_disposition(name: str) -> str:
     """RFC 6266: an ASCII ``filename`` fallback and the exact name as ``filename*`` UTF-8."""
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    ascii_name = "".join(c if c.isalnum() or c in "-_. " else "_" for c in ascii_name).strip() or "night.pdf"
-    if not ascii_name.endswith(".pdf"):
-        ascii_name += ".pdf"
+    ascii_name = "".join(c if c.isalnum() or c in "-_. " else "_" for c in ascii_name).strip()
+    stem = ascii_name[:-len(".pdf")] if ascii_name.endswith(".pdf") else ascii_name
+    # words in another script leave nothing: no dash stands where they stood
+    stem = "-".join(part for part in re.split(r"[-_. ]*-[-_. ]*", stem) if part.strip("_. ")).strip("-_. ")
+    if not any(c.isalpha() for c in stem):
+        stem = f"tonk-{stem}" if stem else "tonk"
+    ascii_name = stem + ".pdf"
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
 
 

@@ -152,3 +152,17 @@ def test_file_names_keep_the_night_name_in_its_own_script() -> None:
     report = dataclasses.replace(_report(("Dee", "Rosa"), 2), name="ליל שישי")
     assert file_name(report) == "ליל שישי-2024-11-30.pdf"
     assert file_name(report, "Rosa") == "ליל שישי-2024-11-30-Rosa.pdf"
+
+
+@pytest.mark.parametrize(("name", "player", "fallback"), [
+    ("ຄືນວັນສຸກ", None, "tonk-2024-11-30.pdf"),
+    ("ຄືນວັນສຸກ", "ສົມ", "tonk-2024-11-30.pdf"),
+    ("വെള്ളിയാഴ്ച രാത്രി", "Dee", "2024-11-30-Dee.pdf"),
+    ("東京 Tonk 夜", None, "Tonk-2024-11-30.pdf"),
+])
+def test_the_ascii_file_name_of_a_name_in_another_script_has_no_stray_dashes(
+    name: str, player: str | None, fallback: str
+) -> None:
+    report = dataclasses.replace(_report(("Dee", "ສົມ"), 2), name=name)
+    disposition = content_disposition(file_name(report, player))
+    assert re.match(r'attachment; filename="([ -~]+)";', disposition).group(1) == fallback
