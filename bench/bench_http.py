@@ -1,6 +1,6 @@
 """Recording hands over HTTP, the real server beside a bare floor, run by hand:
 ``.venv/bin/python bench/bench_http.py [--seconds 5] [--clients 1,8,16]
-[--database postgresql+psycopg://user@host:port/postgres] [--workers N]``.
+[--database postgresql+psycopg://user@host:port/postgres] [--workers N] [--tables N]``.
 
 Starts two servers on 127.0.0.1 in processes of their own, each on a fresh database:
 
@@ -14,6 +14,9 @@ per simulated phone and, for 1, 8 and 16 phones at once, posts hands to one nigh
 ``Idempotency-Key``, as the phones send) or rows to the floor for ``--seconds``. Printed per
 level: requests per second, p50 and p99 latency, and the real server's ratio to the floor measured
 in the same run. Nothing is asserted; tests never time anything.
+
+With ``--tables N`` the phones are spread over N nights (phone ``c`` at night ``c % N``), as at a
+club with many tables, instead of all recording at one table.
 
 With ``--database`` the URL names a PostgreSQL server: a fresh database is created for each
 server and dropped afterwards.
@@ -122,17 +125,18 @@ def request(conn: http.client.HTTPConnection, method: str, path: str, body: Any,
     return response.status, json.loads(data) if data else None
 
 
-def drive(port: int, kind: str, clients: int, seconds: float) -> dict[str, Any]:
-    """Post for ``seconds`` from ``clients`` keep-alive connections; latencies in ms."""
+def drive(port: int, kind: str, clients: int, seconds: float, tables: int = 1) -> dict[str, Any]:
+    """Post for ``seconds`` from ``clients`` keep-alive connections, phone ``c`` at night
+    ``c % tables``; latencies in ms."""
     setup = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    headers: dict[str, str] = {}
-    path = "/rows"
+    targets: list[tuple[str, dict[str, str]]] = [("/rows", {})]
     if kind == "real":
-        status, body = request(setup, "POST", "/api/v1/sessions", {
-            k: NIGHT[k] for k in ("name", "currency", "stake", "ruleset", "players", "first_dealer")}, {})
-        assert status == 201, body
-        headers = {"Authorization": f"Bearer {body['token']}"}
-        path = f"/api/v1/sessions/{body['id']}/hands"
+        targets = []
+        for _table in range(min(tables, clients)):
+            status, body = request(setup, "POST", "/api/v1/sessions", {
+                k: NIGHT[k] for k in ("name", "currency", "stake", "ruleset", "players", "first_dealer")}, {})
+            assert status == 201, body
+            targets.append((f"/api/v1/sessions/{body['id']}/hands", {"Authorization": f"Bearer {body['token']}"}))
     setup.close()
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors: list[Any] = []
@@ -140,6 +144,7 @@ def drive(port: int, kind: str, clients: int, seconds: float) -> dict[str, Any]:
     stop_at = [0.0]
 
     def phone(c: int) -> None:
+        path, headers = targets[c % len(targets)]
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         start.wait()
         i = 0
@@ -220,9 +225,9 @@ def download(port: int, night: str, token: str, seconds: float) -> dict[str, Any
     return {"downloads": len(took), "mean_s": sum(took) / len(took) if took else 0.0, "statuses": statuses}
 
 
-def run_client(port: int, kind: str, clients: int, seconds: float) -> dict[str, Any]:
+def run_client(port: int, kind: str, clients: int, seconds: float, tables: int = 1) -> dict[str, Any]:
     output = subprocess.run(
-        [sys.executable, __file__, "--drive", str(port), kind, str(clients), str(seconds)],
+        [sys.executable, __file__, "--drive", str(port), kind, str(clients), str(seconds), str(tables)],
         check=True, capture_output=True, text=True,
     ).stdout
     return json.loads(output)
@@ -231,7 +236,7 @@ def run_client(port: int, kind: str, clients: int, seconds: float) -> dict[str, 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--drive":
         port, kind, clients, seconds = int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), float(sys.argv[5])
-        print(json.dumps(drive(port, kind, clients, seconds)))
+        print(json.dumps(drive(port, kind, clients, seconds, int(sys.argv[6]) if len(sys.argv) > 6 else 1)))
         return
     if len(sys.argv) > 1 and sys.argv[1] == "--download":
         port, night, token, seconds = int(sys.argv[2]), sys.argv[3], sys.argv[4], float(sys.argv[5])
@@ -242,6 +247,8 @@ def main() -> None:
     parser.add_argument("--clients", default="1,8,16")
     parser.add_argument("--database", default=None, help="a PostgreSQL server URL (default: SQLite files)")
     parser.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (default: waitress)")
+    parser.add_argument("--tables", type=int, default=1,
+                        help="spread the phones over this many nights (default 1: every phone at one table)")
     parser.add_argument("--pdf", action="store_true", help="hand entry while another phone downloads night packs")
     parser.add_argument("--pdf-pool", choices=("process", "thread"), default=None, help="the server's PDF_POOL")
     parser.add_argument("--pdf-workers", type=int, default=None, help="the server's PDF_WORKERS")
@@ -255,8 +262,9 @@ def main() -> None:
         return
     levels = [int(x) for x in args.clients.split(",")]
     served = f"gunicorn × {args.workers} workers × {THREADS} threads" if args.workers > 1 else f"waitress × {THREADS} threads"
+    spread = "one night" if args.tables == 1 else f"phones spread over up to {args.tables} nights"
     print(f"POST a hand vs bare floor insert; {served}; "
-          f"{'PostgreSQL' if args.database else 'SQLite'}; {args.seconds:.0f} s per level")
+          f"{'PostgreSQL' if args.database else 'SQLite'}; {spread}; {args.seconds:.0f} s per level")
     results: dict[tuple[str, int], dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for kind in ("floor", "real"):
@@ -264,7 +272,7 @@ def main() -> None:
                     server(kind, url, args.workers, Path(tmp) / f"{kind}.log") as port:
                 run_client(port, kind, 1, 1.0)  # warm up (imports, first connections)
                 for clients in levels:
-                    results[(kind, clients)] = run_client(port, kind, clients, args.seconds)
+                    results[(kind, clients)] = run_client(port, kind, clients, args.seconds, args.tables)
     print(f"{'clients':>7} | {'floor req/s':>11} {'p50':>7} {'p99':>7} | {'real req/s':>10} {'p50':>7} {'p99':>7}"
           f" | {'ratio':>5} | errors")
     for clients in levels:
