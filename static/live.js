@@ -83,10 +83,13 @@
       return active && region.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);
     }
 
+    // The one place HTML enters the page: a region or rows the server rendered (and escaped).
+    function render(into, html) { into.innerHTML = html; }
+
     function swap(html) {
       var open = [];
       region.querySelectorAll("details[id][open]").forEach(function (d) { open.push(d.id); });
-      region.innerHTML = html;
+      render(region, html);
       open.forEach(function (id) {
         var d = document.getElementById(id);
         if (d && region.contains(d)) d.open = true;
@@ -102,7 +105,7 @@
       if (!list) return false;
       rows.forEach(function (row) {
         var holder = document.createElement(list.tagName);
-        holder.innerHTML = row.html;
+        render(holder, row.html);
         var fresh = holder.firstElementChild;
         if (!fresh) return;
         var old = document.getElementById(fresh.id);

@@ -393,7 +393,9 @@ def test_the_state_moves_when_another_phone_records(night: dict[str, Any]) -> No
     host.post(f"/s/{night['id']}/hands/1/void", data={"csrf_token": token_of(host), "confirmed": "yes"})
     hands = state(night["player"], night, view="hands", since=moved["version"]).get_json()
     assert hands["news"] == ["Hand 1 voided"]
-    assert '<li class="hand is-void" id="hand-1">' in hands["regions"]["main"]
+    # only the voided hand's row is sent (ledger.web.live.rows_of), struck through
+    assert [row["number"] for row in hands["rows"]] == [1] and "regions" not in hands
+    assert '<li class="hand is-void" id="hand-1">' in hands["rows"][0]["html"]
     # the host's own change is not news to the host
     assert state(host, night, since=moved["version"]).get_json()["news"] == []
     for view in ("settle", "log"):
@@ -546,4 +548,4 @@ def test_hostile_names_are_escaped_on_every_table_ready_page(app: Any, client: A
     news = viewer.get(f"/s/{sid}/state?view=table&since=1").get_json()["news"]
     assert news == ["Hand 2 corrected (version 1 → 2)", f"{AMPERSAND} paid {HOSTILE} $0.10", "Hand 2 voided"]
     script = (REPO / "static" / "live.js").read_text(encoding="utf-8")
-    assert "box.textContent = lines.join" in script and script.count("innerHTML") == 1  # only the region
+    assert "box.textContent = lines.join" in script and script.count("innerHTML") == 1  # one sink: server-rendered regions and rows
