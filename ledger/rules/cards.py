@@ -12,6 +12,7 @@ Pure domain code: standard library only.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -74,6 +75,10 @@ class Card:
         """
         if not isinstance(text, str):
             raise InvalidCard(text, "not text")
+        return _read_text(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Card:
         cleaned = text.strip()
         for selector in _VARIATION_SELECTORS:
             cleaned = cleaned.replace(selector, "")
@@ -145,6 +150,13 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+@lru_cache(maxsize=4096)
+def _read_text(text: str) -> Card:
+    """:meth:`Card.parse` of a text. Cards are immutable values, so each text is read once and
+    its card shared (a bounded cache: a table uses a few dozen spellings)."""
+    return Card._read(text)
 
 
 def full_deck() -> tuple[Card, ...]:

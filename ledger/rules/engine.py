@@ -4,8 +4,9 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ledger.rules.entry import HandRecord, parse_entry
 from ledger.rules.netting import net_payments

@@ -8,8 +8,9 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ledger.rules.errors import HandError
 from ledger.rules.words import N_

@@ -8,8 +8,9 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 from ledger.rules.errors import HandError
 from ledger.rules.words import N_, render
@@ -164,6 +165,23 @@ class RuleSet:
 
     @classmethod
     def _build(cls, preset: str, values: Mapping[str, Any], where: str) -> RuleSet:
+        """The rule set of ``preset`` with the toggle ``values`` (checked; ``where`` prefixes
+        the field of a refusal). Rule sets are immutable, so each one checked is remembered
+        by its values (:data:`_BUILT`); a refusal is raised again each time."""
+        key = _json_key(values)
+        if key is not None:
+            known = _BUILT.get((cls, preset, key))
+            if known is not None:
+                return known
+        ruleset = cls._check_values(preset, values, where)
+        if key is not None:
+            if len(_BUILT) >= _BUILT_LIMIT:
+                _BUILT.clear()
+            _BUILT[(cls, preset, key)] = ruleset
+        return ruleset
+
+    @classmethod
+    def _check_values(cls, preset: str, values: Mapping[str, Any], where: str) -> RuleSet:
         clean: dict[str, Any] = {}
         for name, value in values.items():
             toggle = TOGGLES.get(name)
@@ -207,6 +225,33 @@ class RuleSet:
         """The highest multiplier among the low-deal rules that ``total`` meets (§4.2), else None."""
         matching = [rule.mult for rule in self.low_deal_rules if total <= rule.max_total]
         return max(matching) if matching else None
+
+
+# Rule sets already checked, by (class, preset, the values' key); cleared when full.
+_BUILT: dict[tuple[Any, ...], RuleSet] = {}
+_BUILT_LIMIT = 512
+_JSON_SCALARS = (str, int, bool, float, type(None))
+
+
+def _json_key(value: Any) -> tuple[Any, ...] | None:
+    """A hashable copy of parsed JSON (dicts with text keys, lists, scalars) that keeps every
+    type (``1``, ``1.0`` and ``True`` stay apart, as the toggle checks tell them apart), or
+    ``None`` when ``value`` holds anything else (such values are checked every time)."""
+    kind = type(value)
+    if kind in _JSON_SCALARS:
+        return (kind, value)
+    if kind is dict:
+        items = []
+        for name, item in value.items():
+            inner = _json_key(item)
+            if type(name) is not str or inner is None:
+                return None
+            items.append((name, inner))
+        return (dict, tuple(items))
+    if kind is list:
+        inners = [_json_key(item) for item in value]
+        return None if None in inners else (list, tuple(inners))
+    return None
 
 
 def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
