@@ -85,23 +85,41 @@ def _owner_params(owner: _Owner) -> dict[str, Any]:
 
 @dataclass
 class Parsed:
-    """Parsed cards with where they came from: lists of ``(field, owner, card)``."""
+    """The parsed cards of an entry by where they were entered: each ``held`` hand, each
+    player's laid ``spreads``, the ``final_spread`` and the spade bet ``declarations``. Where a
+    card sits (its field, for a refusal) is worked out only when something is refused."""
 
-    held: dict[str, list[tuple[str, _Owner, Card]]]
-    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]]
-    final_spread: list[tuple[str, _Owner, Card]]
+    held: dict[str, tuple[Card, ...]]
+    spreads: dict[str, list[tuple[Card, ...]]]
+    final_spread: tuple[Card, ...]
     declarations: dict[str, Card | None]
 
     def everywhere(self) -> Iterator[tuple[str, _Owner, Card]]:
-        for items in self.held.values():
-            yield from items
+        """``(field, owner, card)`` for every card of a hand, a laid spread or the final spread,
+        hands first, then spreads, then the final spread."""
+        for player, cards in self.held.items():
+            owner = _Owner("hand", player)
+            for i, card in enumerate(cards):
+                yield f"hands.{player}.cards[{i}]", owner, card
+        for player, spreads in self.spreads.items():
+            owner = _Owner("spreads", player)
+            for s, spread in enumerate(spreads):
+                for i, card in enumerate(spread):
+                    yield f"hands.{player}.spreads[{s}][{i}]", owner, card
+        for i, card in enumerate(self.final_spread):
+            yield f"outcome.tonker_final_spread[{i}]", FINAL, card
+
+    def cards(self) -> list[Card]:
+        """The cards of :meth:`everywhere`, without where they were entered."""
+        out = [card for cards in self.held.values() for card in cards]
         for spreads in self.spreads.values():
             for spread in spreads:
-                yield from spread
-        yield from self.final_spread
+                out += spread
+        out += self.final_spread
+        return out
 
     def held_cards(self, player: str) -> tuple[Card, ...]:
-        return tuple(card for _, _, card in self.held.get(player, []))
+        return self.held.get(player, ())
 
 
 def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
@@ -117,36 +135,30 @@ def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
     return card
 
 
+def _parse_list(rules: RuleSet, texts: tuple[Any, ...], where: str, owner: _Owner) -> tuple[Card, ...]:
+    """The cards of ``texts``. When one is refused, the first one at fault is found by reading
+    them one by one (:func:`_parse_one`, field ``{where}[{index}]``)."""
+    try:
+        cards = tuple(map(Card.parse, texts))
+    except InvalidCard:
+        cards = None
+    declared_refused = rules.jokers and rules.joker_value_mode != "declared"
+    if cards is None or (declared_refused and any(card.declared is not None for card in cards)):
+        return tuple(_parse_one(rules, text, f"{where}[{i}]", owner) for i, text in enumerate(texts))
+    return cards
+
+
 def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
-    held: dict[str, list[tuple[str, _Owner, Card]]] = {}
-    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]] = {}
+    held: dict[str, tuple[Card, ...]] = {}
+    spreads: dict[str, list[tuple[Card, ...]]] = {}
     for player, hand in record.hands:
-        owner = _Owner("hand", player)
         if hand.cards is not None:
-            held[player] = [
-                (f"hands.{player}.cards[{i}]", owner, _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner))
-                for i, t in enumerate(hand.cards)
-            ]
+            held[player] = _parse_list(rules, hand.cards, f"hands.{player}.cards", _Owner("hand", player))
         laid = _Owner("spreads", player)
         spreads[player] = [
-            [
-                (
-                    f"hands.{player}.spreads[{s}][{i}]",
-                    laid,
-                    _parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", laid),
-                )
-                for i, t in enumerate(spread)
-            ]
-            for s, spread in enumerate(hand.spreads)
+            _parse_list(rules, spread, f"hands.{player}.spreads[{s}]", laid) for s, spread in enumerate(hand.spreads)
         ]
-    final = [
-        (
-            f"outcome.tonker_final_spread[{i}]",
-            FINAL,
-            _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", FINAL),
-        )
-        for i, t in enumerate(record.outcome.tonker_final_spread)
-    ]
+    final = _parse_list(rules, record.outcome.tonker_final_spread, "outcome.tonker_final_spread", FINAL)
     declarations: dict[str, Card | None] = {}
     if record.spade_bet is not None:
         for player, text in record.spade_bet.highest_spade:
@@ -156,22 +168,30 @@ def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
 
 
 def check_jokers(rules: RuleSet, parsed: Parsed) -> None:
-    jokers = [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
+    count = sum(card.is_joker for card in parsed.cards())
     declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
-    if rules.jokers == 0 and (jokers or declared_jokers):
-        if jokers:
-            field, owner = jokers[0]
+    if rules.jokers == 0 and (count or declared_jokers):
+        if count:
+            field, owner = _jokers(parsed)[0]
             raise HandError("joker_not_allowed", NO_JOKERS[owner.kind], field, **_owner_params(owner))
         raise HandError("joker_not_allowed", NO_JOKERS["spade"], f"side_bets.spade.highest_spade.{declared_jokers[0]}")
-    if len(jokers) > rules.jokers:
-        field, owner = jokers[rules.jokers]
+    if count > rules.jokers:
+        field, owner = _jokers(parsed)[rules.jokers]
         raise HandError(
             "too_many_jokers", EXTRA_JOKER[owner.kind], field,
             number=rules.jokers + 1, jokers=rules.jokers, **_owner_params(owner),
         )
 
 
+def _jokers(parsed: Parsed) -> list[tuple[str, _Owner]]:
+    """Where each joker was entered, in reading order."""
+    return [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
+
+
 def check_duplicates(parsed: Parsed) -> None:
+    naturals = [(card.rank, card.suit) for card in parsed.cards() if not card.is_joker]
+    if len(set(naturals)) == len(naturals):
+        return  # no card entered twice; otherwise find the first one again, with where it was seen
     first_seen: dict[str, tuple[str, _Owner]] = {}
     for field, owner, card in parsed.everywhere():
         if card.is_joker:

@@ -92,7 +92,7 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
         players=players,
         stake=stake,
         hands=hands,
-        final_spread=tuple(c for _, _, c in parsed.final_spread),
+        final_spread=parsed.final_spread,
         spade_declarations=parsed.declarations,
     )
 
@@ -323,7 +323,7 @@ def _count_hands(rules: RuleSet, record: HandRecord, parsed: Parsed) -> dict[str
     is_deal = record.outcome.kind == "deal_tonk"
     for player, hand in record.hands:
         cards = parsed.held_cards(player) if hand.cards is not None else None
-        spreads = tuple(tuple(c for _, _, c in s) for s in parsed.spreads.get(player, []))
+        spreads = tuple(parsed.spreads.get(player, ()))
         if cards is not None:
             count = hand_points(cards, rules)
             if not rules.held_spreads_count and not is_deal:
@@ -387,8 +387,7 @@ BAD_SPREAD = {
 
 def _check_spreads(rules: RuleSet, parsed: Parsed) -> None:
     for player, spreads in parsed.spreads.items():
-        for index, spread in enumerate(spreads):
-            cards = tuple(c for _, _, c in spread)
+        for index, cards in enumerate(spreads):
             problem = spread_problem(cards, rules)
             if problem is not None:
                 raise HandError(
