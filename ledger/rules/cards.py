@@ -11,7 +11,7 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -42,15 +42,18 @@ class InvalidCard(ValueError):
 class Card:
     """One card. ``rank`` is 1 (ace) to 13 (king), ``suit`` one of ``S H D C``.
 
-    A joker has ``rank == 0`` and ``suit == ""``; in ``declared`` joker mode it may carry the
-    card it stands for in hand (``JK=QH``, RULES.md §1.4), in ``declared``.
+    A joker has ``rank == 0`` and ``suit == ""`` (``is_joker``); in ``declared`` joker mode it
+    may carry the card it stands for in hand (``JK=QH``, RULES.md §1.4), in ``declared``.
     """
 
     rank: int
     suit: str
     declared: Card | None = None
+    # ``rank == 0``, asked of every card many times, so stored once
+    is_joker: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "is_joker", self.rank == 0)
         if self.rank == 0:
             if self.suit != "":
                 raise ValueError("a joker has no suit")
@@ -115,10 +118,6 @@ class Card:
 
     # -- properties ---------------------------------------------------------------------------
     @property
-    def is_joker(self) -> bool:
-        return self.rank == 0
-
-    @property
     def rank_text(self) -> str:
         return JOKER_TEXT if self.is_joker else RANKS[self.rank - 1]
 
@@ -130,7 +129,7 @@ class Card:
         """
         if self.is_joker:
             raise ValueError("a joker's points depend on the rule set")
-        return min(self.rank, 10)
+        return 10 if self.rank > 10 else self.rank
 
     @property
     def identity(self) -> str:

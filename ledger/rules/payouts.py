@@ -46,7 +46,8 @@ def main_payout(hand: CheckedHand) -> Payout:
 
 
 def _seat_sorted(hand: CheckedHand, names: set[str] | list[str]) -> tuple[str, ...]:
-    return tuple(p for p in hand.players if p in set(names))
+    chosen = set(names)
+    return tuple(p for p in hand.players if p in chosen)
 
 
 # -- §4.1/§4.2 deal tonk -------------------------------------------------------------------------

@@ -138,16 +138,15 @@ class RuleSet:
         """
         if spec is None:
             spec = {}
-        if not isinstance(spec, Mapping):
+        if not isinstance(spec, _OBJECT):
             raise HandError("invalid_ruleset", N_("The rules must be an object with a preset and toggles."), "ruleset")
         preset_name = spec.get("preset", "classic")
         preset = find_preset(preset_name)
         toggles = spec.get("toggles") or {}
-        if not isinstance(toggles, Mapping):
+        if not isinstance(toggles, _OBJECT):
             raise HandError("invalid_ruleset", N_("Toggles must be an object of name: value."), "ruleset.toggles")
-        unknown = set(spec) - {"preset", "toggles"}
-        if unknown:
-            name = sorted(unknown)[0]
+        if not _SPEC_FIELDS.issuperset(spec):
+            name = sorted(set(spec) - _SPEC_FIELDS)[0]
             raise HandError("invalid_ruleset", N_("The rules have no setting called {name}."), f"ruleset.{name}",
                             name=repr(name))
         values = dict(preset.overrides)
@@ -227,6 +226,10 @@ class RuleSet:
         return max(matching) if matching else None
 
 
+_SPEC_FIELDS = frozenset({"preset", "toggles"})
+# what an object of a rule set may be: a dict (as parsed JSON is, checked first because it is
+# quickest) or any other mapping
+_OBJECT = (dict, Mapping)
 # Rule sets already checked, by (class, preset, the values' key); cleared when full.
 _BUILT: dict[tuple[Any, ...], RuleSet] = {}
 _BUILT_LIMIT = 512
@@ -286,7 +289,7 @@ def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
         for index, item in enumerate(value):
             if isinstance(item, LowDealRule):
                 item = item.to_json()
-            if not isinstance(item, Mapping) or set(item) != {"max_total", "mult"}:
+            if not isinstance(item, _OBJECT) or set(item) != {"max_total", "mult"}:
                 raise HandError(
                     "invalid_ruleset",
                     N_("Each low-deal rule needs exactly max_total and mult."),
@@ -396,7 +399,8 @@ def find_preset(name: object) -> Preset:
     Raises :class:`HandError` ``invalid_ruleset`` (field ``ruleset.preset``) for an unknown name.
     """
     if isinstance(name, str):
-        key = _ALIASES.get(_normalise_name(name))
+        # a name already in normal form (as stored) is found without normalising it again
+        key = _ALIASES.get(name) or _ALIASES.get(_normalise_name(name))
         if key is not None:
             return PRESETS[key]
     raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."), "ruleset.preset",

@@ -60,7 +60,8 @@ def card_points(card: Card, rules: RuleSet) -> int:
 
 
 def hand_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
-    return sum(card_points(c, rules) for c in cards)
+    """Points of ``cards`` held in hand: :func:`card_points` of each, added up."""
+    return sum([joker_points(card, rules) if card.is_joker else card.points for card in cards])
 
 
 def describe_cards(cards: tuple[Card, ...]) -> Cards:
@@ -113,6 +114,8 @@ def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
             N_("These rules seat at most {most} players; {count} given."),
             "players", most=rules.max_players, count=len(players),
         )
+    if len(set(players)) == len(players):
+        return
     seen: set[str] = set()
     for index, name in enumerate(players):
         if name in seen:
@@ -154,16 +157,22 @@ def check_stake(stake: Any, field: str = "stake", code: str = "invalid_stake", w
 
 # -- 4–5: names and features ------------------------------------------------------------------
 def _check_names(record: HandRecord) -> None:
+    """Every name in the outcome, then every hand's, then every spade bet's, is seated."""
     seated = set(record.players)
-    named = list(record.outcome.named_players())
-    named += [(f"hands.{name}", name) for name, _ in record.hands]
-    if record.spade_bet is not None:
-        named += [(f"side_bets.spade.highest_spade.{name}", name) for name, _ in record.spade_bet.highest_spade]
-    for field, name in named:
+    for field, name in record.outcome.named_players():
         if name not in seated:
-            raise HandError(
-                "unknown_player", N_("{name} is not seated at this table."), field, name=name
-            )
+            raise _unknown_player(field, name)
+    for name, _ in record.hands:
+        if name not in seated:
+            raise _unknown_player(f"hands.{name}", name)
+    if record.spade_bet is not None:
+        for name, _ in record.spade_bet.highest_spade:
+            if name not in seated:
+                raise _unknown_player(f"side_bets.spade.highest_spade.{name}", name)
+
+
+def _unknown_player(field: str, name: str) -> HandError:
+    return HandError("unknown_player", N_("{name} is not seated at this table."), field, name=name)
 
 
 def _check_features(rules: RuleSet, record: HandRecord) -> None:
@@ -226,7 +235,6 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
     outcome = record.outcome
     out_player = _went_out(record)
     for player, hand in record.hands:
-        field = f"hands.{player}.cards"
         n = len(hand.cards) if hand.cards is not None else None
         if outcome.kind == "deal_tonk":
             # every dealt hand shown, claimant or not, is the whole deal (§8.1, §9.1 item 10)
@@ -234,7 +242,7 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
                 raise HandError(
                     "wrong_card_count",
                     N_("{player}'s dealt hand shows {count} cards; the deal is {size} cards."),
-                    field, player=player, count=n, size=rules.hand_size,
+                    f"hands.{player}.cards", player=player, count=n, size=rules.hand_size,
                 )
             if hand.spreads:
                 raise HandError(
@@ -250,7 +258,7 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
                     "winner_has_cards",
                     N_("{player} went out, so {player}'s hand must be empty.") if outcome.kind == "discard_out"
                     else N_("{player} tonked out, so {player}'s hand must be empty."),
-                    field if n else f"hands.{player}", player=player,
+                    f"hands.{player}.cards" if n else f"hands.{player}", player=player,
                 )
             continue
         if n is None:
@@ -259,14 +267,14 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
             raise HandError(
                 "empty_hand",
                 N_("{player} holds no cards, but only the player who went out can have an empty hand."),
-                field, player=player,
+                f"hands.{player}.cards", player=player,
             )
         limit = rules.max_hand_cards(knocker=(outcome.kind == "knock" and player == outcome.knocker))
         if n > limit:
             raise HandError(
                 "too_many_cards",
                 N_("{player}'s hand shows {count} cards; at most {most} can be held at the end of a hand."),
-                field, player=player, count=n, most=limit,
+                f"hands.{player}.cards", player=player, count=n, most=limit,
             )
     _check_final_turn(rules, record)
     _check_final_spread(rules, record)
