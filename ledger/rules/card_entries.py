@@ -6,6 +6,7 @@ Used by :mod:`ledger.rules.validation`. Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -93,6 +94,14 @@ class Parsed:
     spreads: dict[str, list[tuple[Card, ...]]]
     final_spread: tuple[Card, ...]
     declarations: dict[str, Card | None]
+    cards: list[Card] = dataclasses.field(init=False)  # the cards of everywhere(), without where they were entered
+
+    def __post_init__(self) -> None:
+        self.cards = [card for cards in self.held.values() for card in cards]
+        for spreads in self.spreads.values():
+            for spread in spreads:
+                self.cards += spread
+        self.cards += self.final_spread
 
     def everywhere(self) -> Iterator[tuple[str, _Owner, Card]]:
         """``(field, owner, card)`` for every card of a hand, a laid spread or the final spread,
@@ -109,17 +118,75 @@ class Parsed:
         for i, card in enumerate(self.final_spread):
             yield f"outcome.tonker_final_spread[{i}]", FINAL, card
 
-    def cards(self) -> list[Card]:
-        """The cards of :meth:`everywhere`, without where they were entered."""
-        out = [card for cards in self.held.values() for card in cards]
-        for spreads in self.spreads.values():
-            for spread in spreads:
-                out += spread
-        out += self.final_spread
-        return out
+    def declares_a_joker(self) -> bool:
+        """Whether any card entered is a joker declared as another card (``JK=QH``)."""
+        return any(card.declared is not None for card in self.cards) or any(
+            card is not None and card.declared is not None for card in self.declarations.values()
+        )
 
     def held_cards(self, player: str) -> tuple[Card, ...]:
         return self.held.get(player, ())
+
+
+def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
+    """Read every card text of ``record`` (§9.1 item 6).
+
+    Raises :class:`HandError` ``invalid_card`` for the first text, in reading order (hands with
+    their spreads player by player, the final spread, the spade bets), that is not a card, or
+    declares a joker as a card where jokers are not declared.
+    """
+    try:
+        parsed = _read_cards(record)
+    except InvalidCard:
+        parsed = None
+    if parsed is None or (rules.jokers and rules.joker_value_mode != "declared" and parsed.declares_a_joker()):
+        # something is refused: read again card by card to find the first one at fault
+        parsed = _read_cards_one_by_one(rules, record)
+    return parsed
+
+
+def _read_cards(record: HandRecord) -> Parsed:
+    """The cards of ``record``, read list by list (raises :class:`InvalidCard`)."""
+    held: dict[str, tuple[Card, ...]] = {}
+    spreads: dict[str, list[tuple[Card, ...]]] = {}
+    for player, hand in record.hands:
+        if hand.cards is not None:
+            held[player] = tuple(map(Card.parse, hand.cards))
+        spreads[player] = [tuple(map(Card.parse, spread)) for spread in hand.spreads]
+    final = tuple(map(Card.parse, record.outcome.tonker_final_spread))
+    declarations: dict[str, Card | None] = {}
+    if record.spade_bet is not None:
+        for player, text in record.spade_bet.highest_spade:
+            declarations[player] = None if text is None else Card.parse(text)
+    return Parsed(held, spreads, final, declarations)
+
+
+def _read_cards_one_by_one(rules: RuleSet, record: HandRecord) -> Parsed:
+    """As :func:`_read_cards`, card by card with its field, so that the first card at fault
+    is refused (:func:`_parse_one`)."""
+    held: dict[str, tuple[Card, ...]] = {}
+    spreads: dict[str, list[tuple[Card, ...]]] = {}
+    for player, hand in record.hands:
+        if hand.cards is not None:
+            owner = _Owner("hand", player)
+            held[player] = tuple(
+                _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner) for i, t in enumerate(hand.cards)
+            )
+        laid = _Owner("spreads", player)
+        spreads[player] = [
+            tuple(_parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", laid) for i, t in enumerate(spread))
+            for s, spread in enumerate(hand.spreads)
+        ]
+    final = tuple(
+        _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", FINAL)
+        for i, t in enumerate(record.outcome.tonker_final_spread)
+    )
+    declarations: dict[str, Card | None] = {}
+    if record.spade_bet is not None:
+        for player, text in record.spade_bet.highest_spade:
+            field = f"side_bets.spade.highest_spade.{player}"
+            declarations[player] = None if text is None else _parse_one(rules, text, field, _Owner("spade", player))
+    return Parsed(held, spreads, final, declarations)
 
 
 def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
@@ -135,40 +202,8 @@ def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
     return card
 
 
-def _parse_list(rules: RuleSet, texts: tuple[Any, ...], where: str, owner: _Owner) -> tuple[Card, ...]:
-    """The cards of ``texts``. When one is refused, the first one at fault is found by reading
-    them one by one (:func:`_parse_one`, field ``{where}[{index}]``)."""
-    try:
-        cards = tuple(map(Card.parse, texts))
-    except InvalidCard:
-        cards = None
-    declared_refused = rules.jokers and rules.joker_value_mode != "declared"
-    if cards is None or (declared_refused and any(card.declared is not None for card in cards)):
-        return tuple(_parse_one(rules, text, f"{where}[{i}]", owner) for i, text in enumerate(texts))
-    return cards
-
-
-def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
-    held: dict[str, tuple[Card, ...]] = {}
-    spreads: dict[str, list[tuple[Card, ...]]] = {}
-    for player, hand in record.hands:
-        if hand.cards is not None:
-            held[player] = _parse_list(rules, hand.cards, f"hands.{player}.cards", _Owner("hand", player))
-        laid = _Owner("spreads", player)
-        spreads[player] = [
-            _parse_list(rules, spread, f"hands.{player}.spreads[{s}]", laid) for s, spread in enumerate(hand.spreads)
-        ]
-    final = _parse_list(rules, record.outcome.tonker_final_spread, "outcome.tonker_final_spread", FINAL)
-    declarations: dict[str, Card | None] = {}
-    if record.spade_bet is not None:
-        for player, text in record.spade_bet.highest_spade:
-            field = f"side_bets.spade.highest_spade.{player}"
-            declarations[player] = None if text is None else _parse_one(rules, text, field, _Owner("spade", player))
-    return Parsed(held, spreads, final, declarations)
-
-
 def check_jokers(rules: RuleSet, parsed: Parsed) -> None:
-    count = sum(card.is_joker for card in parsed.cards())
+    count = len([card for card in parsed.cards if card.is_joker])
     declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
     if rules.jokers == 0 and (count or declared_jokers):
         if count:
@@ -189,7 +224,7 @@ def _jokers(parsed: Parsed) -> list[tuple[str, _Owner]]:
 
 
 def check_duplicates(parsed: Parsed) -> None:
-    naturals = [(card.rank, card.suit) for card in parsed.cards() if not card.is_joker]
+    naturals = [(card.rank, card.suit) for card in parsed.cards if not card.is_joker]
     if len(set(naturals)) == len(naturals):
         return  # no card entered twice; otherwise find the first one again, with where it was seen
     first_seen: dict[str, tuple[str, _Owner]] = {}

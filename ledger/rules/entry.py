@@ -33,6 +33,10 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "dry_stock": (),
     "double_double": ("first_tonker", "responder", "tonker_final_spread"),
 }
+# the names an outcome can hold, in checking order, and those each kind holds
+NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
+_KIND_NAMES = {kind: tuple(key for key in NAME_FIELDS if key in fields) for kind, fields in OUTCOME_FIELDS.items()}
+_KIND_KEYS = {kind: frozenset(fields) | {"kind"} for kind, fields in OUTCOME_FIELDS.items()}
 CLAIMED_RESULTS = ("knocker_wins", "knocker_caught")
 ENTRY_FIELDS = frozenset(
     {"id", "ruleset", "players", "stake", "outcome", "hands", "side_bets", "expected", "explain", "dealer"}
@@ -166,9 +170,12 @@ def _whole(value: Any, field: str, what: str, minimum: int = 0) -> int:
     return value
 
 
+CARDS_AS_LIST = N_("Cards must be given as a list.")
+
+
 def _card_list(value: Any, field: str) -> tuple[Any, ...]:
     if not isinstance(value, (list, tuple)):
-        raise _bad(N_("Cards must be given as a list."), field)
+        raise _bad(CARDS_AS_LIST, field)
     return tuple(value)
 
 
@@ -219,15 +226,15 @@ def _parse_outcome(data: Any) -> Outcome:
             N_("The outcome kind must be one of {kinds}; got {kind}."), "outcome.kind",
             kinds=", ".join(OUTCOME_KINDS), kind=repr(kind),
         )
-    allowed = OUTCOME_FIELDS[kind]
-    for key in outcome:
-        if key != "kind" and key not in allowed:
-            raise _bad(N_("A {kind} outcome has no field {key}."), f"outcome.{key}", kind=kind, key=repr(key))
+    if not _KIND_KEYS[kind].issuperset(outcome):
+        for key in outcome:
+            if key not in _KIND_KEYS[kind]:
+                raise _bad(N_("A {kind} outcome has no field {key}."), f"outcome.{key}", kind=kind, key=repr(key))
     for key in REQUIRED_FIELDS[kind]:
         if outcome.get(key) is None:
             raise _bad(MISSING_FIELD_MESSAGES[key], f"outcome.{key}")
     values: dict[str, Any] = {"kind": kind}
-    for key in ("winner", "knocker", "claimed_winner", "first_tonker", "responder"):
+    for key in _KIND_NAMES[kind]:  # no other name can be there
         if outcome.get(key) is not None:
             values[key] = _name(outcome[key], f"outcome.{key}")
     if "claimants" in outcome:
@@ -269,23 +276,27 @@ def _parse_hands(data: Any) -> tuple[tuple[str, HandEntry], ...]:
     hands = _mapping(data, "hands", N_("hands must be an object."))
     out = []
     for player, hand in hands.items():
-        base = f"hands.{player}"
-        _mapping(hand, base, N_("{player}'s hand must be an object."), player=player)
+        if not isinstance(hand, _OBJECT):
+            raise _bad(N_("{player}'s hand must be an object."), f"hands.{player}", player=player)
         if not HAND_FIELDS.issuperset(hand):
             extra = sorted(set(hand) - HAND_FIELDS)[0]
-            raise _bad(N_("A hand has no field {key}."), f"{base}.{extra}", key=repr(extra))
+            raise _bad(N_("A hand has no field {key}."), f"hands.{player}.{extra}", key=repr(extra))
         cards = hand.get("cards")
         if cards is not None:
-            cards = _card_list(cards, f"{base}.cards")
+            if not isinstance(cards, (list, tuple)):
+                raise _bad(CARDS_AS_LIST, f"hands.{player}.cards")
+            cards = tuple(cards)
         total = hand.get("total")
         if total is not None and type(total) is not int:
-            raise _bad(N_("{player}'s total must be a whole number."), f"{base}.total", player=player)
+            raise _bad(N_("{player}'s total must be a whole number."), f"hands.{player}.total", player=player)
         if cards is None and total is None:
-            raise _bad(N_("{player}'s hand needs its cards or its total."), base, player=player)
-        spreads_raw = hand.get("spreads") or ()
-        if not isinstance(spreads_raw, (list, tuple)):
-            raise _bad(N_("spreads must be a list of card lists."), f"{base}.spreads")
-        spreads = tuple(_card_list(s, f"{base}.spreads[{i}]") for i, s in enumerate(spreads_raw)) if spreads_raw else ()
+            raise _bad(N_("{player}'s hand needs its cards or its total."), f"hands.{player}", player=player)
+        spreads: tuple[tuple[Any, ...], ...] = ()
+        spreads_raw = hand.get("spreads")
+        if spreads_raw:
+            if not isinstance(spreads_raw, (list, tuple)):
+                raise _bad(N_("spreads must be a list of card lists."), f"hands.{player}.spreads")
+            spreads = tuple(_card_list(s, f"hands.{player}.spreads[{i}]") for i, s in enumerate(spreads_raw))
         out.append((str(player), HandEntry(cards, total, spreads)))
     return tuple(out)
 
