@@ -97,7 +97,9 @@ class Parsed:
     cards: list[Card] = dataclasses.field(init=False)  # the cards of everywhere(), without where they were entered
 
     def __post_init__(self) -> None:
-        self.cards = [card for cards in self.held.values() for card in cards]
+        self.cards = []
+        for cards in self.held.values():
+            self.cards += cards
         for spreads in self.spreads.values():
             for spread in spreads:
                 self.cards += spread
@@ -152,7 +154,9 @@ def _read_cards(record: HandRecord) -> Parsed:
     for player, hand in record.hands:
         if hand.cards is not None:
             held[player] = tuple(map(Card.parse, hand.cards))
-        spreads[player] = [tuple(map(Card.parse, spread)) for spread in hand.spreads]
+        spreads[player] = []
+        for spread in hand.spreads:
+            spreads[player].append(tuple(map(Card.parse, spread)))
     final = tuple(map(Card.parse, record.outcome.tonker_final_spread))
     declarations: dict[str, Card | None] = {}
     if record.spade_bet is not None:
@@ -203,7 +207,10 @@ def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
 
 
 def check_jokers(rules: RuleSet, parsed: Parsed) -> None:
-    count = len([card for card in parsed.cards if card.is_joker])
+    count = 0
+    for card in parsed.cards:
+        if card.is_joker:
+            count += 1
     declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
     if rules.jokers == 0 and (count or declared_jokers):
         if count:
@@ -224,8 +231,12 @@ def _jokers(parsed: Parsed) -> list[tuple[str, _Owner]]:
 
 
 def check_duplicates(parsed: Parsed) -> None:
-    naturals = [(card.rank, card.suit) for card in parsed.cards if not card.is_joker]
-    if len(set(naturals)) == len(naturals):
+    naturals, seen = 0, set()
+    for card in parsed.cards:
+        if not card.is_joker:
+            naturals += 1
+            seen.add((card.rank, card.suit))
+    if len(seen) == naturals:
         return  # no card entered twice; otherwise find the first one again, with where it was seen
     first_seen: dict[str, tuple[str, _Owner]] = {}
     for field, owner, card in parsed.everywhere():

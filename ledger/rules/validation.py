@@ -61,7 +61,10 @@ def card_points(card: Card, rules: RuleSet) -> int:
 
 def hand_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
     """Points of ``cards`` held in hand: :func:`card_points` of each, added up."""
-    return sum([joker_points(card, rules) if card.is_joker else card.points for card in cards])
+    total = 0
+    for card in cards:
+        total += joker_points(card, rules) if card.is_joker else card.points
+    return total
 
 
 def describe_cards(cards: tuple[Card, ...]) -> Cards:
@@ -204,8 +207,9 @@ def _check_required_hands(record: HandRecord) -> None:
                     f"hands.{name}", name=name,
                 )
     elif outcome.kind in ("knock", "dry_stock"):
+        given = dict(record.hands)
         for name in record.players:
-            if record.hand(name) is None:
+            if name not in given:
                 raise HandError(
                     "missing_hand",
                     N_("A knock is paid on every count: enter {name}'s cards or total.") if outcome.kind == "knock"
@@ -330,8 +334,8 @@ def _count_hands(rules: RuleSet, record: HandRecord, parsed: Parsed) -> dict[str
     out: dict[str, PlayerHand] = {}
     is_deal = record.outcome.kind == "deal_tonk"
     for player, hand in record.hands:
-        cards = parsed.held_cards(player) if hand.cards is not None else None
         spreads = tuple(parsed.spreads.get(player, ()))
+        cards = None if hand.cards is None else parsed.held_cards(player)
         if cards is not None:
             count = hand_points(cards, rules)
             if not rules.held_spreads_count and not is_deal:
