@@ -78,5 +78,5 @@ def score_entry(entry: Mapping[str, Any]) -> HandResult:
     a §9.1 code).
     """
     record = parse_entry(entry)
-    rules = RuleSet.from_spec(entry.get("ruleset")) if isinstance(entry, Mapping) else RuleSet()
+    rules = RuleSet.from_spec(entry.get("ruleset")) if isinstance(entry, (dict, Mapping)) else RuleSet()
     return score_hand(rules, record)

@@ -83,7 +83,7 @@ class Outcome:
 
     def named_players(self) -> list[tuple[str, str]]:
         """``(field path, name)`` for every player the outcome names."""
-        out = [(f"outcome.claimants[{i}]", name) for i, name in enumerate(self.claimants)]
+        out = [(f"outcome.claimants[{i}]", name) for i, name in enumerate(self.claimants)] if self.claimants else []
         for attr, field in _NAME_FIELDS:
             value = getattr(self, attr)
             if value is not None:

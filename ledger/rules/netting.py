@@ -24,9 +24,9 @@ def net_payments(
     net payer to the net payee, sorted by payer seat then payee seat; ``net`` maps every player
     (zero included, seat order) to received minus paid, in minor units.
     """
-    seat = {name: index for index, name in enumerate(players)}
+    seat = dict(zip(players, range(len(players))))
     flow: dict[tuple[str, str], int] = {}
-    net = {name: 0 for name in players}
+    net = dict.fromkeys(players, 0)
     for p in payments:
         # each pair is kept in seat order (a, b); a positive flow means a pays b
         if seat[p.payer] <= seat[p.payee]:
