@@ -246,7 +246,8 @@ def _json_key(value: Any) -> tuple[Any, ...] | None:
     if kind is dict:
         items = []
         for name, item in value.items():
-            inner = _json_key(item)
+            item_kind = type(item)
+            inner = (item_kind, item) if item_kind in _JSON_SCALARS else _json_key(item)
             if type(name) is not str or inner is None:
                 return None
             items.append((name, inner))
