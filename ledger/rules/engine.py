@@ -66,7 +66,7 @@ def score_hand(rules: RuleSet, record: HandRecord) -> HandResult:
         redeal=payout.redeal,
         winners=payout.winners,
         detail=dict(payout.detail),
-        counts={p: h.count for p, h in checked.hands.items()},
+        counts=checked.counts,
         side_pot_winner=side_winner,
     )
 

@@ -24,7 +24,7 @@ def net_payments(
     net payer to the net payee, sorted by payer seat then payee seat; ``net`` maps every player
     (zero included, seat order) to received minus paid, in minor units.
     """
-    seat = dict(zip(players, range(len(players))))
+    seat = {name: index for index, name in enumerate(players)}
     flow: dict[tuple[str, str], int] = {}
     net = dict.fromkeys(players, 0)
     for p in payments:

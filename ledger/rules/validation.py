@@ -32,18 +32,20 @@ class PlayerHand:
 
 @dataclass(frozen=True, slots=True)
 class CheckedHand:
-    """An entry that passed §9.1 items 1–13: ``stake`` is a positive int (minor units)."""
+    """An entry that passed §9.1 items 1–13: ``stake`` is a positive int (minor units);
+    ``counts`` holds each hand's ``count``, by player in entry order."""
 
     rules: RuleSet
     record: HandRecord
     players: tuple[str, ...]
     stake: int
     hands: dict[str, PlayerHand]
+    counts: dict[str, int]
     final_spread: tuple[Card, ...]
     spade_declarations: dict[str, Card | None]
 
     def count(self, player: str) -> int:
-        return self.hands[player].count
+        return self.counts[player]
 
 
 def joker_points(card: Card, rules: RuleSet) -> int:
@@ -87,7 +89,7 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
     check_duplicates(parsed)
     _check_required_hands(record)
     _check_card_counts(rules, record, parsed)
-    hands = _count_hands(rules, record, parsed)
+    hands, counts = _count_hands(rules, record, parsed)
     _check_spreads(rules, parsed)
     _check_held_spreads(rules, record, parsed)
     return CheckedHand(
@@ -96,6 +98,7 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
         players=players,
         stake=stake,
         hands=hands,
+        counts=counts,
         final_spread=parsed.final_spread,
         spade_declarations=parsed.declarations,
     )
@@ -330,8 +333,12 @@ def _check_final_spread(rules: RuleSet, record: HandRecord) -> None:
 
 
 # -- 11: counts --------------------------------------------------------------------------------
-def _count_hands(rules: RuleSet, record: HandRecord, parsed: Parsed) -> dict[str, PlayerHand]:
+def _count_hands(
+    rules: RuleSet, record: HandRecord, parsed: Parsed
+) -> tuple[dict[str, PlayerHand], dict[str, int]]:
+    """Every hand given, checked and counted (§9.1 item 11), and its count, by player."""
     out: dict[str, PlayerHand] = {}
+    counts: dict[str, int] = {}
     is_deal = record.outcome.kind == "deal_tonk"
     for player, hand in record.hands:
         spreads = tuple(parsed.spreads.get(player, ()))
@@ -351,7 +358,8 @@ def _count_hands(rules: RuleSet, record: HandRecord, parsed: Parsed) -> dict[str
         else:
             count = _check_total_range(rules, record, player, hand)
         out[player] = PlayerHand(cards, spreads, count)
-    return out
+        counts[player] = count
+    return out, counts
 
 
 def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: HandEntry) -> int:
