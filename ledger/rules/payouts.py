@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ledger.rules.cards import Card
 from ledger.rules.errors import HandError
 from ledger.rules.spreads import is_run
-from ledger.rules.validation import CheckedHand, card_points, check_stake, describe_cards
+from ledger.rules.validation import CheckedHand, check_stake, describe_cards, hand_points
 from ledger.rules.words import N_
 
 
@@ -52,7 +52,7 @@ def _deal_claim(hand: CheckedHand, player: str) -> tuple[str, int] | None:
     cards = hand.hands[player].cards
     if cards is None or len(cards) != rules.hand_size:
         return None
-    total = sum(card_points(c, rules) for c in cards)
+    total = hand_points(cards, rules)
     claims: list[tuple[str, int]] = []
     if rules.hand_size == 5 and total == 50:
         claims.append(("auto", rules.deal_tonk_mult_50))
@@ -76,7 +76,7 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
         claim = _deal_claim(hand, name)
         if claim is None:
             cards = hand.hands[name].cards or ()
-            total = sum(card_points(c, rules) for c in cards)
+            total = hand_points(cards, rules)
             limit = max((r.max_total for r in rules.low_deal_rules), default=None)
             if rules.hand_size != 5:
                 template = N_("{player}'s dealt hand ({cards}) counts {total}: with {size}-card deals only the "
@@ -124,7 +124,7 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
                 "outcome.declared_before_any_drop", player=winner,
             )
     payout = _everyone_pays(hand, winner, claims[winner][1])
-    payout.detail["total"] = sum(card_points(c, rules) for c in hand.hands[winner].cards or ())
+    payout.detail["total"] = hand_points(hand.hands[winner].cards or (), rules)
     return payout
 
 
