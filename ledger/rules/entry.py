@@ -33,10 +33,12 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "dry_stock": (),
     "double_double": ("first_tonker", "responder", "tonker_final_spread"),
 }
-# the names an outcome can hold, in checking order, and those each kind holds
+# the names an outcome can hold, in checking order, with their paths; the keys and the names
+# each kind of outcome can hold
 NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
-_KIND_NAMES = {kind: tuple(key for key in NAME_FIELDS if key in fields) for kind, fields in OUTCOME_FIELDS.items()}
+_NAME_PATHS = tuple((attr, f"outcome.{attr}") for attr in NAME_FIELDS)
 _KIND_KEYS = {kind: frozenset(fields) | {"kind"} for kind, fields in OUTCOME_FIELDS.items()}
+_KIND_NAMES = {kind: tuple(key for key in NAME_FIELDS if key in fields) for kind, fields in OUTCOME_FIELDS.items()}
 CLAIMED_RESULTS = ("knocker_wins", "knocker_caught")
 ENTRY_FIELDS = frozenset(
     {"id", "ruleset", "players", "stake", "outcome", "hands", "side_bets", "expected", "explain", "dealer"}
@@ -84,16 +86,11 @@ class Outcome:
     def named_players(self) -> list[tuple[str, str]]:
         """``(field path, name)`` for every player the outcome names."""
         out = [(f"outcome.claimants[{i}]", name) for i, name in enumerate(self.claimants)] if self.claimants else []
-        for attr, field in _NAME_FIELDS:
+        for attr, field in _NAME_PATHS:
             value = getattr(self, attr)
             if value is not None:
                 out.append((field, value))
         return out
-
-
-_NAME_FIELDS = tuple(
-    (attr, f"outcome.{attr}") for attr in ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
-)
 
 
 @dataclass(frozen=True, slots=True)
