@@ -5,7 +5,7 @@ Pure domain code: standard library only.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ledger.rules.cards import Card
 from ledger.rules.ruleset import RuleSet
@@ -84,18 +84,19 @@ def layable_spreads(
     cards: Sequence[Card], rules: RuleSet, *, exempt_ace_books: bool = False
 ) -> Iterator[tuple[Card, ...]]:
     """Every valid spread that can be formed from a subset of ``cards`` (an end hand),
-    smallest first, generated lazily.
+    smallest first, spreads of one size in the order of :func:`itertools.combinations`.
 
     With ``exempt_ace_books`` the books made only of aces are left out (the three-aces
-    exception of §3.4). Hands hold at most 10 cards, so the subsets are enumerated.
+    exception of §3.4). Hands hold at most 10 cards, so the subsets are enumerated, each as a
+    bit mask judged as :func:`spread_masks` judges it.
     """
-    for size in range(MIN_SPREAD, len(cards) + 1):
-        for subset in combinations(cards, size):
-            if not is_valid_spread(subset, rules):
-                continue
-            if exempt_ace_books and all(c.rank == 1 for c in subset) and is_book(subset):
-                continue
-            yield subset
+    bits = [1 << i for i in range(len(cards))]
+    in_order = (sum(chosen) for size in range(MIN_SPREAD, len(cards) + 1) for chosen in combinations(bits, size))
+    for mask in _valid_masks(cards, rules, in_order):
+        subset = tuple(card for i, card in enumerate(cards) if mask >> i & 1)
+        if exempt_ace_books and all(c.rank == 1 for c in subset) and is_book(subset):
+            continue
+        yield subset
 
 
 def best_held_spreads_value(
@@ -149,6 +150,12 @@ def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
     ``length`` consecutive ranks among the 13 holds every natural card exactly when ``length``
     is at most 13 and the naturals span at most ``length`` ranks (the ace counted low, or high
     after the king under ``high_or_low``)."""
+    return list(_valid_masks(cards, rules, range(1 << len(cards))))
+
+
+def _valid_masks(cards: Sequence[Card], rules: RuleSet, masks: Iterable[int]) -> Iterator[int]:
+    """The bit masks among ``masks`` whose cards are a valid spread (see :func:`spread_masks`),
+    in the order given, one by one."""
     jokers, suits, ranks = [0], [0], [0]  # per subset: jokers, a bit per suit, a bit per rank
     for card in cards:
         if card.is_joker:
@@ -165,8 +172,7 @@ def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
              if not cards[i].is_joker and (cards[i].rank, cards[i].suit) == (cards[j].rank, cards[j].suit)]
     minimum = rules.min_natural_cards_per_spread
     ace_high = rules.ace_in_runs == "high_or_low"
-    out = []
-    for mask in range(len(jokers)):
+    for mask in masks:
         length = mask.bit_count()
         if length < MIN_SPREAD:
             continue
@@ -179,12 +185,11 @@ def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
         if twins and any(pair & mask == pair for pair in twins):
             continue
         if distinct_ranks == 1 and length <= MAX_BOOK and suit_bits.bit_count() == naturals:
-            out.append(mask)  # a book: one rank, every suit different, at most four cards
+            yield mask  # a book: one rank, every suit different, at most four cards
         elif suit_bits & (suit_bits - 1) == 0 and distinct_ranks == naturals and length <= RUN_RANKS and (
                 _span(rank_bits) <= length
                 or (ace_high and rank_bits & _ACE and _span((rank_bits ^ _ACE) | _ACE_HIGH) <= length)):
-            out.append(mask)  # a run: one suit, no rank twice, a window that holds them all
-    return out
+            yield mask  # a run: one suit, no rank twice, a window that holds them all
 
 
 _SUIT_BIT = {suit: 1 << i for i, suit in enumerate("SHDC")}
