@@ -2,7 +2,20 @@
 
 Prints hands scored per second over the shared vectors, and the worst cases we know of for the
 subset searches of RULES.md §3.4 (held spreads excluded, mandatory spreads) on 10-card hands
-with jokers (JK JK 2H-9H is the worst known). No assertions: figures and ratios to compare between builds.
+with jokers (JK JK 2H-9H is the worst known), and a 10-card hand holding no spread under
+mandatory spreads (every subset is looked at). No assertions: figures and ratios to compare
+between builds.
+
+Figures on the 2-core dev machine (issue 11 item 8), both builds run by turns under the same
+load; the machine is shared, so each is the range of three runs:
+
+==========================================  ================  ================
+                                            before (0570e89)  after
+==========================================  ================  ================
+shared vectors, hands per second            4,300 - 5,000     8,600 - 9,900
+JK JK 2H-9H, held spreads excluded          3.7 - 4.9 ms      1.3 - 1.9 ms
+10 + 9 cards, no spread, mandatory spreads  10.5 - 14 ms      0.8 - 1.6 ms
+==========================================  ================  ================
 """
 from __future__ import annotations
 
@@ -68,6 +81,16 @@ def main() -> None:
                   "B": {"cards": ["2C"]}},
     })
     per_second("JK JK 2H-9H knock, held spreads excluded (worst known)", lambda: score_hand(excluded, hearts), 50)
+
+    # mandatory spreads and no spread held: every subset of both hands is judged
+    no_spread = parse_entry({
+        "players": ["A", "B"], "stake": 25, "outcome": {"kind": "knock", "knocker": "A"},
+        "hands": {"A": {"cards": ["2S", "4S", "6S", "8S", "10S", "QS", "3H", "5H", "7H", "9H"]},
+                  "B": {"cards": ["2C", "4D", "6C", "8D", "10C", "QD", "3D", "5C", "7D"]}},
+    })
+    classic_must_lay = RuleSet.from_spec({"preset": "classic", "toggles": {
+        "hand_size": 9, "drop_timing": "any", "must_lay_spreads": True}})
+    per_second("10 + 9 cards holding no spread, mandatory spreads", lambda: score_hand(classic_must_lay, no_spread), 50)
 
 
 if __name__ == "__main__":

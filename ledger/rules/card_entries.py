@@ -6,6 +6,7 @@ Used by :mod:`ledger.rules.validation`. Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -85,23 +86,111 @@ def _owner_params(owner: _Owner) -> dict[str, Any]:
 
 @dataclass
 class Parsed:
-    """Parsed cards with where they came from: lists of ``(field, owner, card)``."""
+    """The parsed cards of an entry by where they were entered: each ``held`` hand, each
+    player's laid ``spreads``, the ``final_spread`` and the spade bet ``declarations``. Where a
+    card sits (its field, for a refusal) is worked out only when something is refused."""
 
-    held: dict[str, list[tuple[str, _Owner, Card]]]
-    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]]
-    final_spread: list[tuple[str, _Owner, Card]]
+    held: dict[str, tuple[Card, ...]]
+    spreads: dict[str, list[tuple[Card, ...]]]
+    final_spread: tuple[Card, ...]
     declarations: dict[str, Card | None]
+    cards: list[Card] = dataclasses.field(init=False)  # the cards of everywhere(), without where they were entered
 
-    def everywhere(self) -> Iterator[tuple[str, _Owner, Card]]:
-        for items in self.held.values():
-            yield from items
+    def __post_init__(self) -> None:
+        self.cards = []
+        for cards in self.held.values():
+            self.cards += cards
         for spreads in self.spreads.values():
             for spread in spreads:
-                yield from spread
-        yield from self.final_spread
+                self.cards += spread
+        self.cards += self.final_spread
+
+    def everywhere(self) -> Iterator[tuple[str, _Owner, Card]]:
+        """``(field, owner, card)`` for every card of a hand, a laid spread or the final spread,
+        hands first, then spreads, then the final spread."""
+        for player, cards in self.held.items():
+            owner = _Owner("hand", player)
+            for i, card in enumerate(cards):
+                yield f"hands.{player}.cards[{i}]", owner, card
+        for player, spreads in self.spreads.items():
+            owner = _Owner("spreads", player)
+            for s, spread in enumerate(spreads):
+                for i, card in enumerate(spread):
+                    yield f"hands.{player}.spreads[{s}][{i}]", owner, card
+        for i, card in enumerate(self.final_spread):
+            yield f"outcome.tonker_final_spread[{i}]", FINAL, card
+
+    def declares_a_joker(self) -> bool:
+        """Whether any card entered is a joker declared as another card (``JK=QH``)."""
+        return any(card.declared is not None for card in self.cards) or any(
+            card is not None and card.declared is not None for card in self.declarations.values()
+        )
 
     def held_cards(self, player: str) -> tuple[Card, ...]:
-        return tuple(card for _, _, card in self.held.get(player, []))
+        return self.held.get(player, ())
+
+
+def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
+    """Read every card text of ``record`` (§9.1 item 6).
+
+    Raises :class:`HandError` ``invalid_card`` for the first text, in reading order (hands with
+    their spreads player by player, the final spread, the spade bets), that is not a card, or
+    declares a joker as a card where jokers are not declared.
+    """
+    try:
+        parsed = _read_cards(record)
+    except InvalidCard:
+        parsed = None
+    if parsed is None or (rules.jokers and rules.joker_value_mode != "declared" and parsed.declares_a_joker()):
+        # something is refused: read again card by card to find the first one at fault
+        parsed = _read_cards_one_by_one(rules, record)
+    return parsed
+
+
+def _read_cards(record: HandRecord) -> Parsed:
+    """The cards of ``record``, read list by list (raises :class:`InvalidCard`)."""
+    held: dict[str, tuple[Card, ...]] = {}
+    spreads: dict[str, list[tuple[Card, ...]]] = {}
+    for player, hand in record.hands:
+        if hand.cards is not None:
+            held[player] = tuple(map(Card.parse, hand.cards))
+        spreads[player] = []
+        for spread in hand.spreads:
+            spreads[player].append(tuple(map(Card.parse, spread)))
+    final = tuple(map(Card.parse, record.outcome.tonker_final_spread))
+    declarations: dict[str, Card | None] = {}
+    if record.spade_bet is not None:
+        for player, text in record.spade_bet.highest_spade:
+            declarations[player] = None if text is None else Card.parse(text)
+    return Parsed(held, spreads, final, declarations)
+
+
+def _read_cards_one_by_one(rules: RuleSet, record: HandRecord) -> Parsed:
+    """As :func:`_read_cards`, card by card with its field, so that the first card at fault
+    is refused (:func:`_parse_one`)."""
+    held: dict[str, tuple[Card, ...]] = {}
+    spreads: dict[str, list[tuple[Card, ...]]] = {}
+    for player, hand in record.hands:
+        if hand.cards is not None:
+            owner = _Owner("hand", player)
+            held[player] = tuple(
+                _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner) for i, t in enumerate(hand.cards)
+            )
+        laid = _Owner("spreads", player)
+        spreads[player] = [
+            tuple(_parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", laid) for i, t in enumerate(spread))
+            for s, spread in enumerate(hand.spreads)
+        ]
+    final = tuple(
+        _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", FINAL)
+        for i, t in enumerate(record.outcome.tonker_final_spread)
+    )
+    declarations: dict[str, Card | None] = {}
+    if record.spade_bet is not None:
+        for player, text in record.spade_bet.highest_spade:
+            field = f"side_bets.spade.highest_spade.{player}"
+            declarations[player] = None if text is None else _parse_one(rules, text, field, _Owner("spade", player))
+    return Parsed(held, spreads, final, declarations)
 
 
 def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
@@ -117,61 +206,38 @@ def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
     return card
 
 
-def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
-    held: dict[str, list[tuple[str, _Owner, Card]]] = {}
-    spreads: dict[str, list[list[tuple[str, _Owner, Card]]]] = {}
-    for player, hand in record.hands:
-        owner = _Owner("hand", player)
-        if hand.cards is not None:
-            held[player] = [
-                (f"hands.{player}.cards[{i}]", owner, _parse_one(rules, t, f"hands.{player}.cards[{i}]", owner))
-                for i, t in enumerate(hand.cards)
-            ]
-        laid = _Owner("spreads", player)
-        spreads[player] = [
-            [
-                (
-                    f"hands.{player}.spreads[{s}][{i}]",
-                    laid,
-                    _parse_one(rules, t, f"hands.{player}.spreads[{s}][{i}]", laid),
-                )
-                for i, t in enumerate(spread)
-            ]
-            for s, spread in enumerate(hand.spreads)
-        ]
-    final = [
-        (
-            f"outcome.tonker_final_spread[{i}]",
-            FINAL,
-            _parse_one(rules, t, f"outcome.tonker_final_spread[{i}]", FINAL),
-        )
-        for i, t in enumerate(record.outcome.tonker_final_spread)
-    ]
-    declarations: dict[str, Card | None] = {}
-    if record.spade_bet is not None:
-        for player, text in record.spade_bet.highest_spade:
-            field = f"side_bets.spade.highest_spade.{player}"
-            declarations[player] = None if text is None else _parse_one(rules, text, field, _Owner("spade", player))
-    return Parsed(held, spreads, final, declarations)
-
-
 def check_jokers(rules: RuleSet, parsed: Parsed) -> None:
-    jokers = [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
+    count = 0
+    for card in parsed.cards:
+        if card.is_joker:
+            count += 1
     declared_jokers = [p for p, c in parsed.declarations.items() if c is not None and c.is_joker]
-    if rules.jokers == 0 and (jokers or declared_jokers):
-        if jokers:
-            field, owner = jokers[0]
+    if rules.jokers == 0 and (count or declared_jokers):
+        if count:
+            field, owner = _jokers(parsed)[0]
             raise HandError("joker_not_allowed", NO_JOKERS[owner.kind], field, **_owner_params(owner))
         raise HandError("joker_not_allowed", NO_JOKERS["spade"], f"side_bets.spade.highest_spade.{declared_jokers[0]}")
-    if len(jokers) > rules.jokers:
-        field, owner = jokers[rules.jokers]
+    if count > rules.jokers:
+        field, owner = _jokers(parsed)[rules.jokers]
         raise HandError(
             "too_many_jokers", EXTRA_JOKER[owner.kind], field,
             number=rules.jokers + 1, jokers=rules.jokers, **_owner_params(owner),
         )
 
 
+def _jokers(parsed: Parsed) -> list[tuple[str, _Owner]]:
+    """Where each joker was entered, in reading order."""
+    return [(field, owner) for field, owner, card in parsed.everywhere() if card.is_joker]
+
+
 def check_duplicates(parsed: Parsed) -> None:
+    naturals, seen = 0, set()
+    for card in parsed.cards:
+        if not card.is_joker:
+            naturals += 1
+            seen.add((card.rank, card.suit))
+    if len(seen) == naturals:
+        return  # no card entered twice; otherwise find the first one again, with where it was seen
     first_seen: dict[str, tuple[str, _Owner]] = {}
     for field, owner, card in parsed.everywhere():
         if card.is_joker:

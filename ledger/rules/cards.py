@@ -11,7 +11,8 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -41,15 +42,18 @@ class InvalidCard(ValueError):
 class Card:
     """One card. ``rank`` is 1 (ace) to 13 (king), ``suit`` one of ``S H D C``.
 
-    A joker has ``rank == 0`` and ``suit == ""``; in ``declared`` joker mode it may carry the
-    card it stands for in hand (``JK=QH``, RULES.md §1.4), in ``declared``.
+    A joker has ``rank == 0`` and ``suit == ""`` (``is_joker``); in ``declared`` joker mode it
+    may carry the card it stands for in hand (``JK=QH``, RULES.md §1.4), in ``declared``.
     """
 
     rank: int
     suit: str
     declared: Card | None = None
+    # ``rank == 0``, asked of every card many times, so stored once
+    is_joker: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "is_joker", self.rank == 0)
         if self.rank == 0:
             if self.suit != "":
                 raise ValueError("a joker has no suit")
@@ -74,6 +78,10 @@ class Card:
         """
         if not isinstance(text, str):
             raise InvalidCard(text, "not text")
+        return _read_text(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Card:
         cleaned = text.strip()
         for selector in _VARIATION_SELECTORS:
             cleaned = cleaned.replace(selector, "")
@@ -110,10 +118,6 @@ class Card:
 
     # -- properties ---------------------------------------------------------------------------
     @property
-    def is_joker(self) -> bool:
-        return self.rank == 0
-
-    @property
     def rank_text(self) -> str:
         return JOKER_TEXT if self.is_joker else RANKS[self.rank - 1]
 
@@ -125,7 +129,7 @@ class Card:
         """
         if self.is_joker:
             raise ValueError("a joker's points depend on the rule set")
-        return min(self.rank, 10)
+        return 10 if self.rank > 10 else self.rank
 
     @property
     def identity(self) -> str:
@@ -145,6 +149,13 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+@lru_cache(maxsize=4096)
+def _read_text(text: str) -> Card:
+    """:meth:`Card.parse` of a text. Cards are immutable values, so each text is read once and
+    its card shared (a bounded cache: a table uses a few dozen spellings)."""
+    return Card._read(text)
 
 
 def full_deck() -> tuple[Card, ...]:

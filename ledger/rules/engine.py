@@ -4,8 +4,9 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ledger.rules.entry import HandRecord, parse_entry
 from ledger.rules.netting import net_payments
@@ -65,7 +66,7 @@ def score_hand(rules: RuleSet, record: HandRecord) -> HandResult:
         redeal=payout.redeal,
         winners=payout.winners,
         detail=dict(payout.detail),
-        counts={p: h.count for p, h in checked.hands.items()},
+        counts=checked.counts,
         side_pot_winner=side_winner,
     )
 
@@ -77,5 +78,5 @@ def score_entry(entry: Mapping[str, Any]) -> HandResult:
     a §9.1 code).
     """
     record = parse_entry(entry)
-    rules = RuleSet.from_spec(entry.get("ruleset")) if isinstance(entry, Mapping) else RuleSet()
+    rules = RuleSet.from_spec(entry.get("ruleset")) if isinstance(entry, (dict, Mapping)) else RuleSet()
     return score_hand(rules, record)

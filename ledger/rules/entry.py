@@ -8,8 +8,9 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ledger.rules.errors import HandError
 from ledger.rules.words import N_
@@ -32,7 +33,20 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "dry_stock": (),
     "double_double": ("first_tonker", "responder", "tonker_final_spread"),
 }
+# the names an outcome can hold, in checking order, with their paths; the keys and the names
+# each kind of outcome can hold
+NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
+_NAME_PATHS = tuple((attr, f"outcome.{attr}") for attr in NAME_FIELDS)
+_KIND_KEYS = {kind: frozenset(fields) | {"kind"} for kind, fields in OUTCOME_FIELDS.items()}
+_KIND_NAMES = {kind: tuple(key for key in NAME_FIELDS if key in fields) for kind, fields in OUTCOME_FIELDS.items()}
 CLAIMED_RESULTS = ("knocker_wins", "knocker_caught")
+ENTRY_FIELDS = frozenset(
+    {"id", "ruleset", "players", "stake", "outcome", "hands", "side_bets", "expected", "explain", "dealer"}
+)
+HAND_FIELDS = frozenset({"cards", "total", "spreads"})
+# what an object of the entry may be: a dict (as parsed JSON is, checked first because it is
+# quickest) or any other mapping
+_OBJECT = (dict, Mapping)
 # English templates for the catalogue (translate where shown: ``HandError`` does)
 MISSING_FIELD_MESSAGES = {
     "claimants": N_("Say who claims the tonk on the deal."),
@@ -71,11 +85,11 @@ class Outcome:
 
     def named_players(self) -> list[tuple[str, str]]:
         """``(field path, name)`` for every player the outcome names."""
-        out = [(f"outcome.claimants[{i}]", name) for i, name in enumerate(self.claimants)]
-        for attr in ("winner", "knocker", "claimed_winner", "first_tonker", "responder"):
+        out = [(f"outcome.claimants[{i}]", name) for i, name in enumerate(self.claimants)] if self.claimants else []
+        for attr, field in _NAME_PATHS:
             value = getattr(self, attr)
             if value is not None:
-                out.append((f"outcome.{attr}", value))
+                out.append((field, value))
         return out
 
 
@@ -123,15 +137,27 @@ def _bad(template: str, field: str | None, **params: Any) -> HandError:
 
 def _mapping(value: Any, field: str | None, template: str, **params: Any) -> Mapping[str, Any]:
     """``value`` if it is an object, else ``invalid_entry`` with ``template`` (one sentence per part)."""
-    if not isinstance(value, Mapping):
+    if not isinstance(value, _OBJECT):
         raise _bad(template, field, **params)
     return value
 
 
+NOT_A_NAME = N_("A player must be named by a non-empty text.")
+
+
 def _name(value: Any, field: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _bad(N_("A player must be named by a non-empty text."), field)
+        raise _bad(NOT_A_NAME, field)
     return value
+
+
+def _names(values: list[Any] | tuple[Any, ...], where: str) -> tuple[str, ...]:
+    """``values`` as names; ``invalid_entry`` at ``{where}[i]`` for the first that is not one."""
+    names = tuple(values)
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise _bad(NOT_A_NAME, f"{where}[{index}]")
+    return names
 
 
 def _whole(value: Any, field: str, what: str, minimum: int = 0) -> int:
@@ -141,9 +167,12 @@ def _whole(value: Any, field: str, what: str, minimum: int = 0) -> int:
     return value
 
 
+CARDS_AS_LIST = N_("Cards must be given as a list.")
+
+
 def _card_list(value: Any, field: str) -> tuple[Any, ...]:
     if not isinstance(value, (list, tuple)):
-        raise _bad(N_("Cards must be given as a list."), field)
+        raise _bad(CARDS_AS_LIST, field)
     return tuple(value)
 
 
@@ -156,16 +185,15 @@ def parse_entry(data: Any) -> HandRecord:
     a whole number, and the like.
     """
     entry = _mapping(data, None, N_("The entry must be an object."))
-    known = {"id", "ruleset", "players", "stake", "outcome", "hands", "side_bets", "expected", "explain", "dealer"}
-    for key in entry:
-        if key not in known:
-            raise _bad(N_("An entry has no field {key}."), str(key), key=repr(key))
+    if not ENTRY_FIELDS.issuperset(entry):
+        for key in entry:
+            if key not in ENTRY_FIELDS:
+                raise _bad(N_("An entry has no field {key}."), str(key), key=repr(key))
     players_raw = entry.get("players")
     if not isinstance(players_raw, (list, tuple)):
         raise _bad(N_("players must be a list of names in seat order."), "players")
-    players = tuple(_name(p, f"players[{i}]") for i, p in enumerate(players_raw))
     return parse_hand(
-        players=players,
+        players=_names(players_raw, "players"),
         stake=entry.get("stake"),
         outcome=entry.get("outcome"),
         hands=entry.get("hands"),
@@ -195,22 +223,22 @@ def _parse_outcome(data: Any) -> Outcome:
             N_("The outcome kind must be one of {kinds}; got {kind}."), "outcome.kind",
             kinds=", ".join(OUTCOME_KINDS), kind=repr(kind),
         )
-    allowed = OUTCOME_FIELDS[kind]
-    for key in outcome:
-        if key != "kind" and key not in allowed:
-            raise _bad(N_("A {kind} outcome has no field {key}."), f"outcome.{key}", kind=kind, key=repr(key))
+    if not _KIND_KEYS[kind].issuperset(outcome):
+        for key in outcome:
+            if key not in _KIND_KEYS[kind]:
+                raise _bad(N_("A {kind} outcome has no field {key}."), f"outcome.{key}", kind=kind, key=repr(key))
     for key in REQUIRED_FIELDS[kind]:
         if outcome.get(key) is None:
             raise _bad(MISSING_FIELD_MESSAGES[key], f"outcome.{key}")
     values: dict[str, Any] = {"kind": kind}
-    for key in ("winner", "knocker", "claimed_winner", "first_tonker", "responder"):
+    for key in _KIND_NAMES[kind]:  # no other name can be there
         if outcome.get(key) is not None:
             values[key] = _name(outcome[key], f"outcome.{key}")
     if "claimants" in outcome:
         claimants = outcome["claimants"]
         if not isinstance(claimants, (list, tuple)) or not claimants:
             raise _bad(N_("claimants must list at least one player."), "outcome.claimants")
-        values["claimants"] = tuple(_name(c, f"outcome.claimants[{i}]") for i, c in enumerate(claimants))
+        values["claimants"] = _names(claimants, "outcome.claimants")
         if len(set(values["claimants"])) != len(values["claimants"]):
             raise _bad(N_("A player is listed twice among the claimants."), "outcome.claimants")
     if outcome.get("declared_before_any_drop") is not None:
@@ -244,24 +272,28 @@ def _parse_hands(data: Any) -> tuple[tuple[str, HandEntry], ...]:
         data = {}
     hands = _mapping(data, "hands", N_("hands must be an object."))
     out = []
-    for player, raw in hands.items():
-        base = f"hands.{player}"
-        hand = _mapping(raw, base, N_("{player}'s hand must be an object."), player=player)
-        extra = set(hand) - {"cards", "total", "spreads"}
-        if extra:
-            raise _bad(N_("A hand has no field {key}."), f"{base}.{sorted(extra)[0]}", key=repr(sorted(extra)[0]))
-        cards = _card_list(hand["cards"], f"{base}.cards") if hand.get("cards") is not None else None
-        total = None
-        if hand.get("total") is not None:
-            total = hand["total"]
-            if type(total) is not int:
-                raise _bad(N_("{player}'s total must be a whole number."), f"{base}.total", player=player)
+    for player, hand in hands.items():
+        if not isinstance(hand, _OBJECT):
+            raise _bad(N_("{player}'s hand must be an object."), f"hands.{player}", player=player)
+        if not HAND_FIELDS.issuperset(hand):
+            extra = sorted(set(hand) - HAND_FIELDS)[0]
+            raise _bad(N_("A hand has no field {key}."), f"hands.{player}.{extra}", key=repr(extra))
+        cards = hand.get("cards")
+        if cards is not None:
+            if not isinstance(cards, (list, tuple)):
+                raise _bad(CARDS_AS_LIST, f"hands.{player}.cards")
+            cards = tuple(cards)
+        total = hand.get("total")
+        if total is not None and type(total) is not int:
+            raise _bad(N_("{player}'s total must be a whole number."), f"hands.{player}.total", player=player)
         if cards is None and total is None:
-            raise _bad(N_("{player}'s hand needs its cards or its total."), base, player=player)
-        spreads_raw = hand.get("spreads") or []
-        if not isinstance(spreads_raw, (list, tuple)):
-            raise _bad(N_("spreads must be a list of card lists."), f"{base}.spreads")
-        spreads = tuple(_card_list(s, f"{base}.spreads[{i}]") for i, s in enumerate(spreads_raw))
+            raise _bad(N_("{player}'s hand needs its cards or its total."), f"hands.{player}", player=player)
+        spreads: tuple[tuple[Any, ...], ...] = ()
+        spreads_raw = hand.get("spreads")
+        if spreads_raw:
+            if not isinstance(spreads_raw, (list, tuple)):
+                raise _bad(N_("spreads must be a list of card lists."), f"hands.{player}.spreads")
+            spreads = tuple(_card_list(s, f"hands.{player}.spreads[{i}]") for i, s in enumerate(spreads_raw))
         out.append((str(player), HandEntry(cards, total, spreads)))
     return tuple(out)
 

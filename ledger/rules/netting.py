@@ -26,11 +26,14 @@ def net_payments(
     """
     seat = {name: index for index, name in enumerate(players)}
     flow: dict[tuple[str, str], int] = {}
-    net = {name: 0 for name in players}
+    net = dict.fromkeys(players, 0)
     for p in payments:
-        a, b = sorted((p.payer, p.payee), key=seat.__getitem__)
-        # positive flow: a pays b
-        flow[(a, b)] = flow.get((a, b), 0) + (p.amount_minor if p.payer == a else -p.amount_minor)
+        # each pair is kept in seat order (a, b); a positive flow means a pays b
+        if seat[p.payer] <= seat[p.payee]:
+            pair, amount = (p.payer, p.payee), p.amount_minor
+        else:
+            pair, amount = (p.payee, p.payer), -p.amount_minor
+        flow[pair] = flow.get(pair, 0) + amount
         net[p.payer] -= p.amount_minor
         net[p.payee] += p.amount_minor
     transfers = [

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ledger.rules.cards import Card
 from ledger.rules.errors import HandError
 from ledger.rules.spreads import is_run
-from ledger.rules.validation import CheckedHand, card_points, check_stake, describe_cards
+from ledger.rules.validation import CheckedHand, check_stake, describe_cards, hand_points
 from ledger.rules.words import N_
 
 
@@ -45,10 +45,6 @@ def main_payout(hand: CheckedHand) -> Payout:
     return _KINDS[kind](hand)
 
 
-def _seat_sorted(hand: CheckedHand, names: set[str] | list[str]) -> tuple[str, ...]:
-    return tuple(p for p in hand.players if p in set(names))
-
-
 # -- §4.1/§4.2 deal tonk -------------------------------------------------------------------------
 def _deal_claim(hand: CheckedHand, player: str) -> tuple[str, int] | None:
     """``("auto" | "in_turn", mult)`` if ``player``'s dealt hand qualifies, else ``None``."""
@@ -56,7 +52,7 @@ def _deal_claim(hand: CheckedHand, player: str) -> tuple[str, int] | None:
     cards = hand.hands[player].cards
     if cards is None or len(cards) != rules.hand_size:
         return None
-    total = sum(card_points(c, rules) for c in cards)
+    total = hand_points(cards, rules)
     claims: list[tuple[str, int]] = []
     if rules.hand_size == 5 and total == 50:
         claims.append(("auto", rules.deal_tonk_mult_50))
@@ -80,7 +76,7 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
         claim = _deal_claim(hand, name)
         if claim is None:
             cards = hand.hands[name].cards or ()
-            total = sum(card_points(c, rules) for c in cards)
+            total = hand_points(cards, rules)
             limit = max((r.max_total for r in rules.low_deal_rules), default=None)
             if rules.hand_size != 5:
                 template = N_("{player}'s dealt hand ({cards}) counts {total}: with {size}-card deals only the "
@@ -128,7 +124,7 @@ def _deal_tonk(hand: CheckedHand) -> Payout:
                 "outcome.declared_before_any_drop", player=winner,
             )
     payout = _everyone_pays(hand, winner, claims[winner][1])
-    payout.detail["total"] = sum(card_points(c, rules) for c in hand.hands[winner].cards or ())
+    payout.detail["total"] = hand_points(hand.hands[winner].cards or (), rules)
     return payout
 
 
@@ -184,10 +180,11 @@ def _knock(hand: CheckedHand) -> Payout:
             else N_("{player} was hit and may not drop for {count} more turns."),
             "outcome.knocker_lock_turns", player=knocker, count=lock,
         )
-    k_count = hand.count(knocker)
-    others = [p for p in hand.players if p != knocker]
-    low = min(hand.count(p) for p in others)
-    lows = [p for p in others if hand.count(p) == low]
+    count = hand.counts
+    k_count = count[knocker]
+    others = [p for p in hand.players if p != knocker]  # in seat order, and so is every list below
+    low = min([count[p] for p in others])
+    lows = [p for p in others if count[p] == low]
     payout = Payout()
     payout.detail.update(knocker_count=k_count, low_count=low)
 
@@ -204,11 +201,11 @@ def _knock(hand: CheckedHand) -> Payout:
             for name in hand.players:
                 if name not in lows:
                     payout.pay(name, winner, stake)
-        payout.winners = _seat_sorted(hand, lows)
+        payout.winners = tuple(lows)
         payout.detail.update(result="tie_single")
     else:
         _caught(hand, payout, knocker, k_count, others, lows)
-        payout.winners = _seat_sorted(hand, lows)
+        payout.winners = tuple(lows)
         payout.detail.update(result="knocker_caught", catch_tie=len(lows) > 1)
 
     claimed = outcome.claimed_result
@@ -231,7 +228,7 @@ def _caught(
     rules = hand.rules
     stake = hand.stake
     model = rules.caught_model
-    at_or_below = [p for p in others if hand.count(p) <= k_count]
+    at_or_below = [p for p in others if hand.counts[p] <= k_count]
     if model == "pagat":
         for name in at_or_below:
             on_top = rules.caught_knocker_pays_low_on_top and name in lows
@@ -244,7 +241,7 @@ def _caught(
         for low_player in lows:
             payout.pay(knocker, low_player, 2 * stake)
         for name in others:
-            if name not in lows and hand.count(name) < k_count:
+            if name not in lows and hand.counts[name] < k_count:
                 payout.pay(knocker, name, stake)
         for name in others:
             if name not in lows:
@@ -262,8 +259,9 @@ def _caught(
 def _dry_stock(hand: CheckedHand) -> Payout:
     rules = hand.rules
     outcome = hand.record.outcome
-    low = min(hand.count(p) for p in hand.players)
-    lows = [p for p in hand.players if hand.count(p) == low]
+    count = hand.counts
+    low = min([count[p] for p in hand.players])
+    lows = [p for p in hand.players if count[p] == low]
     payout = Payout()
     if len(lows) == 1:
         payout.winners = (lows[0],)

@@ -8,8 +8,9 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 from ledger.rules.errors import HandError
 from ledger.rules.words import N_, render
@@ -137,16 +138,15 @@ class RuleSet:
         """
         if spec is None:
             spec = {}
-        if not isinstance(spec, Mapping):
+        if not isinstance(spec, _OBJECT):
             raise HandError("invalid_ruleset", N_("The rules must be an object with a preset and toggles."), "ruleset")
         preset_name = spec.get("preset", "classic")
         preset = find_preset(preset_name)
         toggles = spec.get("toggles") or {}
-        if not isinstance(toggles, Mapping):
+        if not isinstance(toggles, _OBJECT):
             raise HandError("invalid_ruleset", N_("Toggles must be an object of name: value."), "ruleset.toggles")
-        unknown = set(spec) - {"preset", "toggles"}
-        if unknown:
-            name = sorted(unknown)[0]
+        if not _SPEC_FIELDS.issuperset(spec):
+            name = sorted(set(spec) - _SPEC_FIELDS)[0]
             raise HandError("invalid_ruleset", N_("The rules have no setting called {name}."), f"ruleset.{name}",
                             name=repr(name))
         values = dict(preset.overrides)
@@ -164,6 +164,23 @@ class RuleSet:
 
     @classmethod
     def _build(cls, preset: str, values: Mapping[str, Any], where: str) -> RuleSet:
+        """The rule set of ``preset`` with the toggle ``values`` (checked; ``where`` prefixes
+        the field of a refusal). Rule sets are immutable, so each one checked is remembered
+        by its values (:data:`_BUILT`); a refusal is raised again each time."""
+        key = _json_key(values)
+        if key is not None:
+            known = _BUILT.get((cls, preset, key))
+            if known is not None:
+                return known
+        ruleset = cls._check_values(preset, values, where)
+        if key is not None:
+            if len(_BUILT) >= _BUILT_LIMIT:
+                _BUILT.clear()
+            _BUILT[(cls, preset, key)] = ruleset
+        return ruleset
+
+    @classmethod
+    def _check_values(cls, preset: str, values: Mapping[str, Any], where: str) -> RuleSet:
         clean: dict[str, Any] = {}
         for name, value in values.items():
             toggle = TOGGLES.get(name)
@@ -209,6 +226,38 @@ class RuleSet:
         return max(matching) if matching else None
 
 
+_SPEC_FIELDS = frozenset({"preset", "toggles"})
+# what an object of a rule set may be: a dict (as parsed JSON is, checked first because it is
+# quickest) or any other mapping
+_OBJECT = (dict, Mapping)
+# Rule sets already checked, by (class, preset, the values' key); cleared when full.
+_BUILT: dict[tuple[Any, ...], RuleSet] = {}
+_BUILT_LIMIT = 512
+_JSON_SCALARS = (str, int, bool, float, type(None))
+
+
+def _json_key(value: Any) -> tuple[Any, ...] | None:
+    """A hashable copy of parsed JSON (dicts with text keys, lists, scalars) that keeps every
+    type (``1``, ``1.0`` and ``True`` stay apart, as the toggle checks tell them apart), or
+    ``None`` when ``value`` holds anything else (such values are checked every time)."""
+    kind = type(value)
+    if kind in _JSON_SCALARS:
+        return (kind, value)
+    if kind is dict:
+        items = []
+        for name, item in value.items():
+            item_kind = type(item)
+            inner = (item_kind, item) if item_kind in _JSON_SCALARS else _json_key(item)
+            if type(name) is not str or inner is None:
+                return None
+            items.append((name, inner))
+        return (dict, tuple(items))
+    if kind is list:
+        inners = [_json_key(item) for item in value]
+        return None if None in inners else (list, tuple(inners))
+    return None
+
+
 def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
     def refuse(template: str) -> HandError:
         return HandError(
@@ -241,7 +290,7 @@ def _check_toggle(toggle: Toggle, value: Any, path: str) -> Any:
         for index, item in enumerate(value):
             if isinstance(item, LowDealRule):
                 item = item.to_json()
-            if not isinstance(item, Mapping) or set(item) != {"max_total", "mult"}:
+            if not isinstance(item, _OBJECT) or set(item) != {"max_total", "mult"}:
                 raise HandError(
                     "invalid_ruleset",
                     N_("Each low-deal rule needs exactly max_total and mult."),
@@ -351,7 +400,8 @@ def find_preset(name: object) -> Preset:
     Raises :class:`HandError` ``invalid_ruleset`` (field ``ruleset.preset``) for an unknown name.
     """
     if isinstance(name, str):
-        key = _ALIASES.get(_normalise_name(name))
+        # a name already in normal form (as stored) is found without normalising it again
+        key = _ALIASES.get(name) or _ALIASES.get(_normalise_name(name))
         if key is not None:
             return PRESETS[key]
     raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."), "ruleset.preset",

@@ -5,7 +5,7 @@ Pure domain code: standard library only.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ledger.rules.cards import Card
 from ledger.rules.ruleset import RuleSet
@@ -84,18 +84,19 @@ def layable_spreads(
     cards: Sequence[Card], rules: RuleSet, *, exempt_ace_books: bool = False
 ) -> Iterator[tuple[Card, ...]]:
     """Every valid spread that can be formed from a subset of ``cards`` (an end hand),
-    smallest first, generated lazily.
+    smallest first, spreads of one size in the order of :func:`itertools.combinations`.
 
     With ``exempt_ace_books`` the books made only of aces are left out (the three-aces
-    exception of §3.4). Hands hold at most 10 cards, so the subsets are enumerated.
+    exception of §3.4). Hands hold at most 10 cards, so the subsets are enumerated, each as a
+    bit mask judged as :func:`spread_masks` judges it.
     """
-    for size in range(MIN_SPREAD, len(cards) + 1):
-        for subset in combinations(cards, size):
-            if not is_valid_spread(subset, rules):
-                continue
-            if exempt_ace_books and all(c.rank == 1 for c in subset) and is_book(subset):
-                continue
-            yield subset
+    bits = [1 << i for i in range(len(cards))]
+    in_order = (sum(chosen) for size in range(MIN_SPREAD, len(cards) + 1) for chosen in combinations(bits, size))
+    for mask in _valid_masks(cards, rules, in_order):
+        subset = tuple(card for i, card in enumerate(cards) if mask >> i & 1)
+        if exempt_ace_books and all(c.rank == 1 for c in subset) and is_book(subset):
+            continue
+        yield subset
 
 
 def best_held_spreads_value(
@@ -112,12 +113,13 @@ def best_held_spreads_value(
     """
     order = sorted(range(len(cards)), key=lambda i: cards[i].is_joker)
     ordered = [cards[i] for i in order]
-    value = [points(card) for card in ordered]
-    starting: dict[int, list[tuple[int, int]]] = {}
+    totals = [0]  # per subset of `ordered`: its points, built by doubling as spread_masks does
+    for card in ordered:
+        value = points(card)
+        totals += [total + value for total in totals]
+    starting: dict[int, list[tuple[int, int]]] = {}  # by the lowest card's bit
     for mask in spread_masks(ordered, rules):
-        lowest = (mask & -mask).bit_length() - 1
-        total = sum(value[i] for i in range(len(ordered)) if mask >> i & 1)
-        starting.setdefault(lowest, []).append((mask, total))
+        starting.setdefault(mask & -mask, []).append((mask, totals[mask]))
     known = {0: 0}
 
     def best(mask: int) -> int:
@@ -126,9 +128,11 @@ def best_held_spreads_value(
             return found
         low = mask & -mask
         top = best(mask ^ low)
-        for spread, total in starting.get(low.bit_length() - 1, ()):
+        for spread, total in starting.get(low, ()):
             if spread & mask == spread:
-                top = max(top, total + best(mask ^ spread))
+                held = total + best(mask ^ spread)
+                if held > top:
+                    top = held
         known[mask] = top
         return top
 
@@ -140,7 +144,18 @@ def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
     judges: books, runs, jokers and the natural-card minimum), as bit masks over the positions
     of ``cards``. The ranks, suits and jokers of every subset are built by doubling (the
     subsets with card ``i`` are those without it, plus it), so each check is a few integer
-    operations."""
+    operations.
+
+    A run's window (:func:`is_run`) is found without searching for it: some window of
+    ``length`` consecutive ranks among the 13 holds every natural card exactly when ``length``
+    is at most 13 and the naturals span at most ``length`` ranks (the ace counted low, or high
+    after the king under ``high_or_low``)."""
+    return list(_valid_masks(cards, rules, range(1 << len(cards))))
+
+
+def _valid_masks(cards: Sequence[Card], rules: RuleSet, masks: Iterable[int]) -> Iterator[int]:
+    """The bit masks among ``masks`` whose cards are a valid spread (see :func:`spread_masks`),
+    in the order given, one by one."""
     jokers, suits, ranks = [0], [0], [0]  # per subset: jokers, a bit per suit, a bit per rank
     for card in cards:
         if card.is_joker:
@@ -157,8 +172,7 @@ def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
              if not cards[i].is_joker and (cards[i].rank, cards[i].suit) == (cards[j].rank, cards[j].suit)]
     minimum = rules.min_natural_cards_per_spread
     ace_high = rules.ace_in_runs == "high_or_low"
-    out = []
-    for mask in range(len(jokers)):
+    for mask in masks:
         length = mask.bit_count()
         if length < MIN_SPREAD:
             continue
@@ -171,22 +185,20 @@ def spread_masks(cards: Sequence[Card], rules: RuleSet) -> list[int]:
         if twins and any(pair & mask == pair for pair in twins):
             continue
         if distinct_ranks == 1 and length <= MAX_BOOK and suit_bits.bit_count() == naturals:
-            out.append(mask)  # a book: one rank, every suit different, at most four cards
-        elif suit_bits & (suit_bits - 1) == 0 and distinct_ranks == naturals and (
-                _run_fits(rank_bits, length, 1, 13) or (ace_high and _run_fits(
-                    (rank_bits & ~2) | (1 << 14) if rank_bits & 2 else rank_bits, length, 2, 14))):
-            out.append(mask)  # a run: one suit, no rank twice, a window that holds them all
-    return out
+            yield mask  # a book: one rank, every suit different, at most four cards
+        elif suit_bits & (suit_bits - 1) == 0 and distinct_ranks == naturals and length <= RUN_RANKS and (
+                _span(rank_bits) <= length
+                or (ace_high and rank_bits & _ACE and _span((rank_bits ^ _ACE) | _ACE_HIGH) <= length)):
+            yield mask  # a run: one suit, no rank twice, a window that holds them all
 
 
 _SUIT_BIT = {suit: 1 << i for i, suit in enumerate("SHDC")}
 
 
-def _run_fits(rank_bits: int, length: int, low_bound: int, high_bound: int) -> bool:
-    """Whether a window of ``length`` consecutive ranks inside the bounds holds every rank in
-    ``rank_bits`` (jokers fill the rest), as :func:`is_run` decides."""
-    if length > high_bound - low_bound + 1:
-        return False
-    lowest = (rank_bits & -rank_bits).bit_length() - 1
-    highest = rank_bits.bit_length() - 1
-    return max(low_bound, highest - length + 1) <= min(lowest, high_bound - length + 1)
+RUN_RANKS = 13  # the longest run: every rank once (A-K, or 2-A with the ace high)
+_ACE, _ACE_HIGH = 1 << 1, 1 << 14  # the ace's rank bit, low (rank 1) and high (after the king)
+
+
+def _span(rank_bits: int) -> int:
+    """How many ranks lie from the lowest to the highest rank in ``rank_bits``, both counted."""
+    return rank_bits.bit_length() - (rank_bits & -rank_bits).bit_length() + 1

@@ -32,18 +32,20 @@ class PlayerHand:
 
 @dataclass(frozen=True, slots=True)
 class CheckedHand:
-    """An entry that passed §9.1 items 1–13: ``stake`` is a positive int (minor units)."""
+    """An entry that passed §9.1 items 1–13: ``stake`` is a positive int (minor units);
+    ``counts`` holds each hand's ``count``, by player in entry order."""
 
     rules: RuleSet
     record: HandRecord
     players: tuple[str, ...]
     stake: int
     hands: dict[str, PlayerHand]
+    counts: dict[str, int]
     final_spread: tuple[Card, ...]
     spade_declarations: dict[str, Card | None]
 
     def count(self, player: str) -> int:
-        return self.hands[player].count
+        return self.counts[player]
 
 
 def joker_points(card: Card, rules: RuleSet) -> int:
@@ -60,7 +62,11 @@ def card_points(card: Card, rules: RuleSet) -> int:
 
 
 def hand_points(cards: tuple[Card, ...], rules: RuleSet) -> int:
-    return sum(card_points(c, rules) for c in cards)
+    """Points of ``cards`` held in hand: :func:`card_points` of each, added up."""
+    total = 0
+    for card in cards:
+        total += joker_points(card, rules) if card.is_joker else card.points
+    return total
 
 
 def describe_cards(cards: tuple[Card, ...]) -> Cards:
@@ -83,7 +89,7 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
     check_duplicates(parsed)
     _check_required_hands(record)
     _check_card_counts(rules, record, parsed)
-    hands = _count_hands(rules, record, parsed)
+    hands, counts = _count_hands(rules, record, parsed)
     _check_spreads(rules, parsed)
     _check_held_spreads(rules, record, parsed)
     return CheckedHand(
@@ -92,7 +98,8 @@ def check_entry(rules: RuleSet, record: HandRecord) -> CheckedHand:
         players=players,
         stake=stake,
         hands=hands,
-        final_spread=tuple(c for _, _, c in parsed.final_spread),
+        counts=counts,
+        final_spread=parsed.final_spread,
         spade_declarations=parsed.declarations,
     )
 
@@ -113,6 +120,8 @@ def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
             N_("These rules seat at most {most} players; {count} given."),
             "players", most=rules.max_players, count=len(players),
         )
+    if len(set(players)) == len(players):
+        return
     seen: set[str] = set()
     for index, name in enumerate(players):
         if name in seen:
@@ -154,16 +163,22 @@ def check_stake(stake: Any, field: str = "stake", code: str = "invalid_stake", w
 
 # -- 4–5: names and features ------------------------------------------------------------------
 def _check_names(record: HandRecord) -> None:
+    """Every name in the outcome, then every hand's, then every spade bet's, is seated."""
     seated = set(record.players)
-    named = list(record.outcome.named_players())
-    named += [(f"hands.{name}", name) for name, _ in record.hands]
-    if record.spade_bet is not None:
-        named += [(f"side_bets.spade.highest_spade.{name}", name) for name, _ in record.spade_bet.highest_spade]
-    for field, name in named:
+    for field, name in record.outcome.named_players():
         if name not in seated:
-            raise HandError(
-                "unknown_player", N_("{name} is not seated at this table."), field, name=name
-            )
+            raise _unknown_player(field, name)
+    for name, _ in record.hands:
+        if name not in seated:
+            raise _unknown_player(f"hands.{name}", name)
+    if record.spade_bet is not None:
+        for name, _ in record.spade_bet.highest_spade:
+            if name not in seated:
+                raise _unknown_player(f"side_bets.spade.highest_spade.{name}", name)
+
+
+def _unknown_player(field: str, name: str) -> HandError:
+    return HandError("unknown_player", N_("{name} is not seated at this table."), field, name=name)
 
 
 def _check_features(rules: RuleSet, record: HandRecord) -> None:
@@ -195,8 +210,9 @@ def _check_required_hands(record: HandRecord) -> None:
                     f"hands.{name}", name=name,
                 )
     elif outcome.kind in ("knock", "dry_stock"):
+        given = dict(record.hands)
         for name in record.players:
-            if record.hand(name) is None:
+            if name not in given:
                 raise HandError(
                     "missing_hand",
                     N_("A knock is paid on every count: enter {name}'s cards or total.") if outcome.kind == "knock"
@@ -226,7 +242,6 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
     outcome = record.outcome
     out_player = _went_out(record)
     for player, hand in record.hands:
-        field = f"hands.{player}.cards"
         n = len(hand.cards) if hand.cards is not None else None
         if outcome.kind == "deal_tonk":
             # every dealt hand shown, claimant or not, is the whole deal (§8.1, §9.1 item 10)
@@ -234,7 +249,7 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
                 raise HandError(
                     "wrong_card_count",
                     N_("{player}'s dealt hand shows {count} cards; the deal is {size} cards."),
-                    field, player=player, count=n, size=rules.hand_size,
+                    f"hands.{player}.cards", player=player, count=n, size=rules.hand_size,
                 )
             if hand.spreads:
                 raise HandError(
@@ -250,7 +265,7 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
                     "winner_has_cards",
                     N_("{player} went out, so {player}'s hand must be empty.") if outcome.kind == "discard_out"
                     else N_("{player} tonked out, so {player}'s hand must be empty."),
-                    field if n else f"hands.{player}", player=player,
+                    f"hands.{player}.cards" if n else f"hands.{player}", player=player,
                 )
             continue
         if n is None:
@@ -259,14 +274,14 @@ def _check_card_counts(rules: RuleSet, record: HandRecord, parsed: Parsed) -> No
             raise HandError(
                 "empty_hand",
                 N_("{player} holds no cards, but only the player who went out can have an empty hand."),
-                field, player=player,
+                f"hands.{player}.cards", player=player,
             )
         limit = rules.max_hand_cards(knocker=(outcome.kind == "knock" and player == outcome.knocker))
         if n > limit:
             raise HandError(
                 "too_many_cards",
                 N_("{player}'s hand shows {count} cards; at most {most} can be held at the end of a hand."),
-                field, player=player, count=n, most=limit,
+                f"hands.{player}.cards", player=player, count=n, most=limit,
             )
     _check_final_turn(rules, record)
     _check_final_spread(rules, record)
@@ -318,12 +333,16 @@ def _check_final_spread(rules: RuleSet, record: HandRecord) -> None:
 
 
 # -- 11: counts --------------------------------------------------------------------------------
-def _count_hands(rules: RuleSet, record: HandRecord, parsed: Parsed) -> dict[str, PlayerHand]:
+def _count_hands(
+    rules: RuleSet, record: HandRecord, parsed: Parsed
+) -> tuple[dict[str, PlayerHand], dict[str, int]]:
+    """Every hand given, checked and counted (§9.1 item 11), and its count, by player."""
     out: dict[str, PlayerHand] = {}
+    counts: dict[str, int] = {}
     is_deal = record.outcome.kind == "deal_tonk"
     for player, hand in record.hands:
-        cards = parsed.held_cards(player) if hand.cards is not None else None
-        spreads = tuple(tuple(c for _, _, c in s) for s in parsed.spreads.get(player, []))
+        spreads = tuple(parsed.spreads.get(player, ()))
+        cards = None if hand.cards is None else parsed.held_cards(player)
         if cards is not None:
             count = hand_points(cards, rules)
             if not rules.held_spreads_count and not is_deal:
@@ -339,7 +358,8 @@ def _count_hands(rules: RuleSet, record: HandRecord, parsed: Parsed) -> dict[str
         else:
             count = _check_total_range(rules, record, player, hand)
         out[player] = PlayerHand(cards, spreads, count)
-    return out
+        counts[player] = count
+    return out, counts
 
 
 def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: HandEntry) -> int:
@@ -387,8 +407,7 @@ BAD_SPREAD = {
 
 def _check_spreads(rules: RuleSet, parsed: Parsed) -> None:
     for player, spreads in parsed.spreads.items():
-        for index, spread in enumerate(spreads):
-            cards = tuple(c for _, _, c in spread)
+        for index, cards in enumerate(spreads):
             problem = spread_problem(cards, rules)
             if problem is not None:
                 raise HandError(

@@ -32,6 +32,8 @@ def join_english(names: list[str] | tuple[str, ...]) -> str:
 
 
 def _english_value(value: Any) -> Any:
+    if type(value) in _SHOWN_AS_THEY_ARE:
+        return value
     if isinstance(value, (list, tuple)):
         return join_english([str(_english_value(v)) for v in value])
     pretty = getattr(value, "pretty", None)
@@ -40,6 +42,9 @@ def _english_value(value: Any) -> Any:
     if isinstance(value, Sentence):
         return english(value.template, value.params)
     return value
+
+
+_SHOWN_AS_THEY_ARE = (str, int)  # exactly these types (a subclass might define pretty())
 
 
 def english(template: str, params: Mapping[str, Any]) -> str:
