@@ -6,16 +6,6 @@ with jokers (JK JK 2H-9H is the worst known), and a 10-card hand holding no spre
 mandatory spreads (every subset is looked at). No assertions: figures and ratios to compare
 between builds.
 
-Figures on the 2-core dev machine (issue 11 item 8), both builds run by turns under the same
-load; the machine is shared, so each is the range of three runs:
-
-==========================================  ================  ================
-                                            before (0570e89)  after
-==========================================  ================  ================
-shared vectors, hands per second            4,300 - 5,000     8,600 - 9,900
-JK JK 2H-9H, held spreads excluded          3.7 - 4.9 ms      1.3 - 1.9 ms
-10 + 9 cards, no spread, mandatory spreads  10.5 - 14 ms      0.8 - 1.6 ms
-==========================================  ================  ================
 """
 from __future__ import annotations
 
