@@ -5,7 +5,6 @@ subset searches of RULES.md §3.4 (held spreads excluded, mandatory spreads) on 
 with jokers (JK JK 2H-9H is the worst known), and a 10-card hand holding no spread under
 mandatory spreads (every subset is looked at). No assertions: figures and ratios to compare
 between builds.
-
 """
 from __future__ import annotations
 
