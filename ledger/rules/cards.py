@@ -78,6 +78,8 @@ class Card:
         """
         if not isinstance(text, str):
             raise InvalidCard(text, "not text")
+        if len(text) > _LONGEST_REMEMBERED:
+            return cls._read(text)  # read, but not kept: a padded text must not fill the memory
         return _read_text(text)
 
     @classmethod
@@ -151,10 +153,14 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
+_LONGEST_REMEMBERED = 32  # "JOKER=10♠" with a variation selector and spaces around it
+
+
 @lru_cache(maxsize=4096)
 def _read_text(text: str) -> Card:
-    """:meth:`Card.parse` of a text. Cards are immutable values, so each text is read once and
-    its card shared (a bounded cache: a table uses a few dozen spellings)."""
+    """:meth:`Card.parse` of a text of at most :data:`_LONGEST_REMEMBERED` characters. Cards
+    are immutable values, so each text is read once and its card shared (a bounded cache: a
+    table uses a few dozen spellings)."""
     return Card._read(text)
 
 

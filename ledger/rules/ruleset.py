@@ -135,6 +135,8 @@ class RuleSet:
         A missing spec or preset means ``classic``. Raises :class:`HandError` with code
         ``invalid_ruleset`` and ``field`` naming the preset or toggle when the preset is
         unknown, a toggle is unknown, or a value is of the wrong type or out of range.
+        Rule sets are immutable: the same toggle values give back the same object
+        (remembered, see :meth:`_build`).
         """
         if spec is None:
             spec = {}
