@@ -85,15 +85,17 @@ class LedgerSession(Session):
             # committed) goes on as the write one on the same connection; row locks queue writers
             self._writing = True
             return
+        reading = self.connection() if self.in_transaction() else None
+        if reading is not None:
+            # SQLite: end the read transaction before queueing (a reader waiting in the queue
+            # would hold WAL checkpoints back), then open the write one on the same connection
+            # (the driver leaves transactions to us, see ``_configure_sqlite``): nothing was written
+            reading.exec_driver_sql("COMMIT")
         lock.acquire()
         self._writer_lock = lock
         try:
-            if self.in_transaction():
-                # SQLite: turn the read transaction into a write one on the same connection (the
-                # driver leaves transactions to us, see ``_configure_sqlite``): nothing was written
-                connection = self.connection()
-                connection.exec_driver_sql("COMMIT")
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            if reading is not None:
+                reading.exec_driver_sql("BEGIN IMMEDIATE")
             else:
                 _intent.write = True
                 self.connection()  # BEGIN IMMEDIATE now (see ``_configure_sqlite``)
@@ -150,7 +152,9 @@ def make_engine(url: str) -> Engine:
         )
         _configure_sqlite(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # READ COMMITTED (PostgreSQL's default, said here so a server set otherwise changes nothing):
+    # a request's reads and writes share one transaction, and each statement sees what is committed
+    return create_engine(url, pool_pre_ping=True, isolation_level="READ COMMITTED")
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from ledger.models import GameSession, Hand, HandTransfer, Payment, PlayerFigures
@@ -43,7 +44,7 @@ _COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
 _NEW_HAND = (
     update(NIGHTS).where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
     .values(last_hand_number=NIGHTS.c.last_hand_number + 1, counted_hands=NIGHTS.c.counted_hands + 1)
-    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.players, NIGHTS.c.stake_minor)
+    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.counted_hands, NIGHTS.c.players, NIGHTS.c.stake_minor)
 )
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
@@ -86,7 +87,11 @@ def new_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], in
     ends (PostgreSQL's row lock; SQLite's write lock already), which keeps numbers unique and
     gap-free under concurrent recorders. :func:`hand_recorded` follows in the same transaction."""
     row = db.connection().execute(_NEW_HAND, {"night": night.id}).first()
-    return None if row is None else (int(row.last_hand_number), list(row.players), int(row.stake_minor))
+    if row is None:
+        return None
+    set_committed_value(night, "last_hand_number", int(row.last_hand_number))  # as stored: nothing to write
+    set_committed_value(night, "counted_hands", int(row.counted_hands))
+    return int(row.last_hand_number), list(row.players), int(row.stake_minor)
 
 
 def hand_recorded(db: Session, night: GameSession, number: int, players: Sequence[str],

@@ -295,6 +295,10 @@ def close_night(
     if night.status == "closed":
         return night
     begin_write(db)
+    night = figures.lock(db, night)  # a hand being recorded finishes first; a second close waits
+    if night.status == "closed":
+        db.rollback()
+        return night
     night.status = "closed"
     night.closed_at = utcnow()
     db.add(night)

@@ -116,7 +116,8 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     seated = list(night.players)
     if name in seated:
         raise HandError("duplicate_player", N_("{name} is already seated."), "name", name=name)
-    _name_clash(night, name, "name")
+    if name not in seat_order(night):  # a player coming back sits under the name they had
+        _name_clash(night, name, "name")
     if neighbour is not None and neighbour not in seated:
         raise HandError("unknown_player", N_("{name} is not seated, so nobody can sit next to them."), "after",
                         name=neighbour)

@@ -160,7 +160,7 @@
       var sep = url.indexOf("?") < 0 ? "?" : "&";
       var headers = { Accept: "application/json" };
       if (etag) headers["If-None-Match"] = etag;
-      var asked = whole ? url : url + sep + "since=" + encodeURIComponent(version);
+      var asked = whole ? url : url + sep + "rows=1&since=" + encodeURIComponent(version);
       whole = false;
       fetch(asked, {
         credentials: "same-origin", cache: "no-store", headers: headers

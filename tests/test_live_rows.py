@@ -22,7 +22,7 @@ def record(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any
 
 
 def state(watched_table: dict[str, Any], since: int | None = None) -> dict[str, Any]:
-    url = f"/s/{watched_table['id']}/state?view=hands" + (f"&since={since}" if since is not None else "")
+    url = f"/s/{watched_table['id']}/state?view=hands" + (f"&rows=1&since={since}" if since is not None else "")
     response = watched_table["phone"].get(url)
     assert response.status_code == 200
     return response.get_json()
@@ -96,3 +96,14 @@ def test_rows_of_hands_past_page_one_are_not_sent(
     assert client.post(f"/api/v1/sessions/{watched_table['id']}/hands/59/void", headers=watched_table["headers"]).status_code == 200
     body = state(watched_table, version)
     assert [row["number"] for row in body["rows"]] == [59]  # hand 3 is on page 2, which does not follow
+
+
+def test_a_page_that_does_not_ask_for_rows_gets_the_whole_region(
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    """A tab opened before rows came (its script does not send ``rows=1``) keeps following."""
+    record(client, watched_table, night_data, 0, 3)
+    version = state(watched_table)["version"]
+    record(client, watched_table, night_data, 3, 1)
+    old_tab = watched_table["phone"].get(f"/s/{watched_table['id']}/state?view=hands&since={version}").get_json()
+    assert "rows" not in old_tab and 'id="hand-4"' in old_tab["regions"]["main"]

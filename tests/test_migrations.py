@@ -249,6 +249,15 @@ def test_dotted_i_migration_rekeys_members_without_merging_any(database_url: str
     upgrade(engine)
     assert keys() == [("one", "Ali", "ali"), ("one", "ALİ", "ali\u0307"), ("one", "Işık", "işik"),
                       ("two", "ALİ", "ali"), ("two", "Alı", "alı")]
+    from sqlmodel import Session
+
+    from ledger.clubs.models import Club
+    from ledger.clubs.roster import member_by_name
+
+    with Session(engine) as db:  # each of the two is found by their own name, the rest by the rule
+        one = db.get(Club, "one")
+        assert [member_by_name(db, one, name).name for name in ("ALİ", "Ali", "ali", "IŞIK")] == \
+            ["ALİ", "Ali", "Ali", "Işık"]
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, "0006_member_language")

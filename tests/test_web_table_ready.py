@@ -78,7 +78,7 @@ def session(client: Any, table: dict[str, Any]) -> dict[str, Any]:
 
 
 def state(phone_client: Any, table: dict[str, Any], view: str = "table", since: int | None = None) -> Any:
-    query = f"?view={view}" + (f"&since={since}" if since is not None else "")
+    query = f"?view={view}" + (f"&rows=1&since={since}" if since is not None else "")
     return phone_client.get(f"/s/{table['id']}/state{query}")
 
 

@@ -27,6 +27,7 @@ from ledger import night as ledger_night
 from ledger.clubs.carry import balances, carried_of, nights_of, payments_of, seat_members
 from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNight, ClubPayment, ClubSeat
 from ledger.clubs.roster import add_keys, club_secrets, members_of, name_key
+from ledger.names import normalise_name
 from ledger.db import begin_write
 from ledger.export import _csv
 from ledger.i18n import LANGUAGES, N_
@@ -140,8 +141,13 @@ def _store(db: Session, doc: Mapping[str, Any]) -> tuple[Club, str, dict[str, st
     db.flush()
     add_keys(db, club, club_secrets(token, club.id))
     member_ids: dict[int, int] = {}
+    keys: set[str] = set()
     for row in doc["members"]:
-        member = ClubMember(club_id=club.id, name=str(row["name"]), name_key=name_key(str(row["name"])),
+        key = name_key(str(row["name"]))
+        if key in keys:  # "Ali" and "Alı" of a club from before İ and ı were read as i (migration 0007)
+            key = normalise_name(str(row["name"])).casefold()
+        keys.add(key)
+        member = ClubMember(club_id=club.id, name=str(row["name"]), name_key=key,
                             created_at=_time(row["created_at"]), language=_language(row.get("language")))
         db.add(member)
         db.flush()

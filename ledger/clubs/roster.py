@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from sqlalchemy import or_
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -23,7 +24,7 @@ from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
 from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
-from ledger.names import clean_name, name_key
+from ledger.names import clean_name, name_key, normalise_name
 from ledger.money import UNKNOWN_CURRENCY
 from ledger.night import NightError
 from ledger.rules import HandError
@@ -201,8 +202,14 @@ def members_of(db: Session, club: Club) -> list[ClubMember]:
 
 
 def member_by_name(db: Session, club: Club, name: str) -> ClubMember | None:
-    return db.exec(select(ClubMember).where(ClubMember.club_id == club.id,
-                                            ClubMember.name_key == name_key(name))).first()
+    """The member called ``name``: the one with exactly that (normalised) name, else the one
+    whose :func:`name_key` it has. (Two members of a club that had both "Ali" and "Alı" before
+    İ and ı were read as i keep their own keys, migration 0007: each is found by their name.)"""
+    cleaned = normalise_name(name)
+    found = list(db.exec(select(ClubMember).where(
+        ClubMember.club_id == club.id, or_(ClubMember.name == cleaned, ClubMember.name_key == name_key(cleaned)))
+        .order_by(ClubMember.id)))  # type: ignore[arg-type]
+    return next((m for m in found if m.name == cleaned), found[0] if found else None)
 
 
 def get_member(db: Session, club: Club, member_id: int) -> ClubMember:

@@ -10,8 +10,8 @@ by the same template partial the page used, plus a line of news ("Hand 4 recorde
 JavaScript the page shows a Refresh link instead.
 
 A view may also update row by row (:func:`rows_of`): when what changed since the phone's version
-is a few rows (a hand recorded, voided or corrected on the history page), the answer carries
-``"rows": [{"number", "html"}]`` instead of the region, and ``static/live.js`` replaces or
+is a few rows (a hand recorded, voided or corrected on the history page) and the page asks with
+``rows=1``, the answer carries ``"rows": [{"number", "html"}]`` instead of the region, and ``static/live.js`` replaces or
 inserts just those rows, so the answer does not grow with the page.
 
 Page modules register their view with :func:`view`, so this module knows no page.
@@ -150,8 +150,8 @@ def _rows_since(name: str, db: Session, night: GameSession, actor: Actor, since:
     """The view's changed rows since the phone's version ``since`` (up to ``version``), or
     ``None`` for the whole region."""
     rows = VIEWS[name].rows
-    if rows is None or since is None or since >= version:
-        return None
+    if rows is None or since is None or since >= version or request.args.get("rows") != "1":
+        return None  # rows go only to a page that takes them (a tab opened before they came gets regions)
     events = list(db.exec(_EVENTS_BETWEEN, params={"night": night.id, "since": since, "version": version,
                                                    "most": MAX_ROW_EVENTS + 1}))
     if not events or len(events) > MAX_ROW_EVENTS:
