@@ -48,13 +48,13 @@ _NEW_HAND = (
 )
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
+_OF_NIGHT = FIGURES.c.session_id == bindparam("night")
 _BY_PLAYER = {
-    "net": select(FIGURES.c.player, FIGURES.c.net_minor),
-    "outstanding": select(FIGURES.c.player, FIGURES.c.net_minor + FIGURES.c.paid_minor),
-    "last_hand": select(FIGURES.c.player, FIGURES.c.last_hand),
+    "net": select(FIGURES.c.player, FIGURES.c.net_minor).where(_OF_NIGHT),
+    "outstanding": select(FIGURES.c.player, FIGURES.c.net_minor + FIGURES.c.paid_minor).where(_OF_NIGHT),
+    "last_hand": select(FIGURES.c.player, FIGURES.c.last_hand).where(_OF_NIGHT),
 }
-_BY_PLAYER = {name: statement.where(FIGURES.c.session_id == bindparam("night"))
-              for name, statement in _BY_PLAYER.items()}
+_NET_AND_LAST_HAND = select(FIGURES.c.player, FIGURES.c.net_minor, FIGURES.c.last_hand).where(_OF_NIGHT)
 
 
 # -- what every change does first ------------------------------------------------------------------
@@ -223,6 +223,23 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
 def last_hands(db: Session, night: GameSession) -> dict[str, int | None]:
     """The last hand number each player sat at (kept; None before their first), seat order."""
     return _by_player(db, night, "last_hand", None)
+
+
+def nets_and_last_hands(db: Session, night: GameSession) -> tuple[dict[str, int], dict[str, int | None]]:
+    """:func:`balances` and :func:`last_hands` read in one statement (the table screen shows both)."""
+    rows = db.connection().execute(_NET_AND_LAST_HAND, {"night": night.id})
+    found = {player: (net, last) for player, net, last in rows}
+    seats = seat_order(night)
+    nets = {p: int(found[p][0]) if p in found else 0 for p in seats}
+    return nets, {p: int(found[p][1]) if p in found and found[p][1] is not None else None for p in seats}
+
+
+def kept_on_the_row(night: GameSession) -> tuple[int, int, list[StakeChange]]:
+    """``(counted hands, last hand number, stake changes)`` as kept on the night's row when it
+    was read: for a page or poll that read the row in its own transaction and changes nothing
+    (a change reads them again under :func:`lock`)."""
+    return (int(night.counted_hands), int(night.last_hand_number),
+            [StakeChange(int(h), int(s)) for h, s in night.stakes])
 
 
 def counted_hands(db: Session, night: GameSession) -> int:

@@ -27,8 +27,7 @@ HANDS = Hand.__table__  # type: ignore[attr-defined]
 _LAST_COUNTED = (core_select(HANDS.c.dealer, HANDS.c.players)
                  .where(HANDS.c.session_id == bindparam("night"), HANDS.c.status == "counted")
                  .order_by(HANDS.c.number.desc()).limit(1))
-_LAST_NUMBER = core_select(GameSession.__table__.c.last_hand_number).where(  # type: ignore[attr-defined]
-    GameSession.__table__.c.id == bindparam("night"))  # type: ignore[attr-defined]
+_LAST_NUMBER = core_select(figures.NIGHTS.c.last_hand_number).where(figures.NIGHTS.c.id == bindparam("night"))
 
 
 def rules_of(night: GameSession) -> RuleSet:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from conftest import session_body
-from kept_figures import checked_figures
+from kept_figures import checked_figures, checked_table
 from ledger.db import get_session
 from ledger.rules import HandError, score_entry
 
@@ -214,6 +214,8 @@ def make_machine(client: Any, night_data: dict[str, Any]) -> type[RuleBasedState
         def kept_figures_equal_a_recomputation(self) -> None:
             with client.application.app_context():
                 checked_figures(get_session(), self.id)
+            with client.application.test_request_context():
+                checked_table(get_session(), self.id)
 
     return Night
 

@@ -107,3 +107,22 @@ def test_a_page_that_does_not_ask_for_rows_gets_the_whole_region(
     record(client, watched_table, night_data, 3, 1)
     old_tab = watched_table["phone"].get(f"/s/{watched_table['id']}/state?view=hands&since={version}").get_json()
     assert "rows" not in old_tab and 'id="hand-4"' in old_tab["regions"]["main"]
+
+
+def test_rows_come_with_the_same_news_as_the_whole_region(
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    """The news beside rows are told from the changes the rows were read from: the newest three
+    that another phone made, newest last, the same words a poll for the whole region gets."""
+    record(client, watched_table, night_data, 0, 2)
+    version = state(watched_table)["version"]
+    for i in range(2, 7):
+        hand = night_data["hands"][i]
+        response = client.post(f"/api/v1/sessions/{watched_table['id']}/hands", json={"outcome": hand["outcome"], "hands": hand["hands"]},
+                               headers=watched_table["headers"] | {"X-Device": "score keeper's laptop"})
+        assert response.status_code == 201
+    by_rows = state(watched_table, version)
+    assert [row["number"] for row in by_rows["rows"]] == [3, 4, 5, 6, 7]
+    assert [line.split(":")[0] for line in by_rows["news"]] == ["Hand 5 recorded", "Hand 6 recorded", "Hand 7 recorded"]
+    whole = watched_table["phone"].get(f"/s/{watched_table['id']}/state?view=hands&since={version}").get_json()
+    assert "rows" not in whole and whole["news"] == by_rows["news"]

@@ -64,3 +64,28 @@ def test_table_shows_the_last_five_hands_and_the_total(
     assert all(f'id="hand-{n}"' in page for n in range(3, 8))
     assert 'id="hand-2"' not in page
     assert "All 7 hands" in page
+
+
+def test_table_finds_the_last_counted_hand_behind_five_voided_ones(
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    """The table reads its counters from the night's row and the last counted hand from the five
+    it shows; when all five are void it looks further back, and still equals a recomputation."""
+    from kept_figures import checked_table
+    from ledger.db import get_session
+
+    record(client, watched_table, night_data, 8)
+    for number in range(3, 9):
+        voided = client.post(f"/api/v1/sessions/{watched_table['id']}/hands/{number}/void",
+                             headers=watched_table["headers"], json={"reason": "misdeal"})
+        assert voided.status_code == 200, voided.get_json()
+    with client.application.test_request_context():
+        shown = checked_table(get_session(), watched_table["id"])
+    assert (shown["undo_number"], shown["hand_count"], shown["next_number"]) == (2, 2, 9)
+    expected = {p: 0 for p in night_data["players"]}
+    for hand in night_data["hands"][:2]:
+        for player, amount in hand["expected"]["net"].items():
+            expected[player] += amount
+    assert dict(shown["balances"]) == expected
+    page = watched_table["phone"].get(f"/s/{watched_table['id']}").get_data(as_text=True)
+    assert "All 8 hands" in page and 'name="number" value="2"' in page

@@ -16,6 +16,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule, run_state_machine_as_test
 
+from kept_figures import checked_table
+from ledger.db import get_session
 from ledger.rules import score_entry
 from test_ledger_state_machine import PHONES, entries, make_machine
 
@@ -270,6 +272,12 @@ def make_changing_machine(client: Any, night_data: dict[str, Any]) -> Any:
                 left[t["to"]] -= t["amount"]
             assert left == {p: 0 for p in self.roster}
             assert len(self.get("/history")["events"]) == self.changes
+
+        @invariant()
+        def table_screen_shows_the_recomputed_figures(self) -> None:
+            with client.application.test_request_context():
+                shown = checked_table(get_session(), self.id)
+            assert dict(shown["balances"]) == self.get("")["net"]
 
     return ChangingNight
 

@@ -17,6 +17,11 @@ from ledger.i18n import N_
 from ledger.models import GameSession
 from ledger.night import Submission
 
+# built once: a marshmallow 4 schema keeps no state between loads (its messages are English
+# sentences, put into the request's language when the error is answered)
+_HAND = HandCreateSchema()
+_AMENDMENT = AmendSchema()
+
 
 @bp.get("/sessions/<session_id>/hands")
 def list_hands(session_id: str) -> Any:
@@ -26,7 +31,7 @@ def list_hands(session_id: str) -> Any:
 
 
 def _submission(data: dict[str, Any]) -> Submission:
-    return _submission_of(load(HandCreateSchema(), data))
+    return _submission_of(load(_HAND, data))
 
 
 def _submission_of(body: dict[str, Any]) -> Submission:
@@ -102,7 +107,7 @@ def amend_hand(session_id: str, number: int) -> Any:
     """Host only. Body: an entry plus ``version`` (the version being corrected) → 201 the new
     version; 409 ``stale_version`` with the ``current`` hand when another phone was first."""
     night, actor = authorised(session_id, "amend")
-    body = load(AmendSchema(), json_body())
+    body = load(_AMENDMENT, json_body())
     db = get_session()
     hand, created = ledger_night.amend_hand(db, night, number, body["version"], _submission_of(body), actor)
     return jsonify(_hand_with_totals(db, night, hand)), 201 if created else 200

@@ -79,7 +79,8 @@ def rows_of(name: str) -> Callable[[Rows], Rows]:
     """Register ``rows(db, night, actor, events)`` as view ``name``'s row-by-row update: given
     the audit events after the phone's version (at most :data:`MAX_ROW_EVENTS`, oldest first),
     the changed rows as ``[{"number", "html"}]``, or ``None`` when the whole region must be
-    sent (something else changed, or the region's frame did: a first row, a new page)."""
+    sent (something else changed, or the region's frame did: a first row, a new page). The view
+    itself is registered first, with :func:`view`."""
 
     def register(rows: Rows) -> Rows:
         VIEWS[name].rows = rows
@@ -134,40 +135,43 @@ def state(session_id: str) -> Any:
     since = _int(request.args.get("since"))
     body: dict[str, Any] = {"version": version, "status": night.status, "changed": since != version}
     if since != version:
-        rows = _rows_since(name, db, night, actor, since, version)
+        events = _events_for_rows(name, db, night, since, version)
+        rows_of = VIEWS[name].rows
+        rows = rows_of(db, night, actor, events) if rows_of is not None and events is not None else None
         if rows is not None:
             body["rows"] = rows
         else:
             body["regions"] = {"main": region(name, db, night, actor)}
-        body["news"] = _news(db, night, actor, since) if since is not None else []
+        body["news"] = _news(db, night, actor, since, events) if since is not None else []
     response = jsonify(body)
     response.set_etag(etag, weak=True)  # weak: the same answer compressed or not
     return _no_store(response)
 
 
-def _rows_since(name: str, db: Session, night: GameSession, actor: Actor, since: int | None,
-                version: int) -> list[dict[str, Any]] | None:
-    """The view's changed rows since the phone's version ``since`` (up to ``version``), or
-    ``None`` for the whole region."""
-    rows = VIEWS[name].rows
-    if rows is None or since is None or since >= version or request.args.get("rows") != "1":
+def _events_for_rows(name: str, db: Session, night: GameSession, since: int | None,
+                     version: int) -> list[AuditEvent] | None:
+    """The changes after the phone's version ``since`` (up to ``version``, oldest first) when
+    view ``name`` may send them row by row, else ``None`` (the whole region goes)."""
+    if VIEWS[name].rows is None or since is None or since >= version or request.args.get("rows") != "1":
         return None  # rows go only to a page that takes them (a tab opened before they came gets regions)
     events = list(db.exec(_EVENTS_BETWEEN, params={"night": night.id, "since": since, "version": version,
                                                    "most": MAX_ROW_EVENTS + 1}))
-    if not events or len(events) > MAX_ROW_EVENTS:
-        return None
-    return rows(db, night, actor, events)
+    return events if events and len(events) <= MAX_ROW_EVENTS else None
 
 
-def _news(db: Session, night: GameSession, actor: Actor, since: int) -> list[str]:
-    """What other phones changed after ``since``, newest last, in words."""
+def _news(db: Session, night: GameSession, actor: Actor, since: int,
+          events: list[AuditEvent] | None = None) -> list[str]:
+    """What other phones changed after ``since``, newest last, in words: the newest
+    :data:`MAX_NEWS` changes (of ``events``, the changes since then oldest first, when they
+    were read already), less this phone's own."""
     if describe is None:
         return []
-    events = db.exec(_NEWEST_EVENTS, params={"night": night.id, "since": since}).all()
+    if events is None:
+        events = list(reversed(db.exec(_NEWEST_EVENTS, params={"night": night.id, "since": since}).all()))
     def mine(event: AuditEvent) -> bool:
         return event.access_key_id == actor.access_key_id and event.device == actor.device
 
-    return describe(db, night, [e for e in reversed(events) if not mine(e)])
+    return describe(db, night, [e for e in events[-MAX_NEWS:] if not mine(e)])
 
 
 def _int(text: str | None) -> int | None:

@@ -106,26 +106,32 @@ def join(session_id: str, token: str) -> Any:
 @live.view("table", "_live_table.html")
 def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
     """What changes on the table screen when a phone records, voids or corrects a hand."""
-    last = hand_rows.last_counted(db, night)
+    # the night's row was read at the start of this request and nothing here changes it: its
+    # kept counters are read from it, not again, and the last counted hand is found among the
+    # newest hands when it is one of them
+    counted, last_number, stakes = figures.kept_on_the_row(night)
+    balances, last_hands = figures.nets_and_last_hands(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
-    stakes = figures.stake_changes(db, night)
-    last_hands = figures.last_hands(db, night)
+    last = next((hand for hand in recent if hand.status == "counted"), None)
+    if last is None and counted:
+        last = hand_rows.last_counted(db, night)
     return {
         "left": {name: hand for name, hand in last_hands.items() if name not in night.players},
         "stake_from": stakes[-1].from_hand if len(stakes) > 1 else None,
         "preset": _preset_title(night),
         "house_changes": [_("{rule}: {value}", rule=label, value=value)
                           for _toggle, label, value in changes_from_preset(ledger_night.rules_of(night))],
-        "balances": list(ledger_night.balances(db, night).items()),
-        "next_dealer": ledger_night.next_dealer(db, night),
-        "hand_count": ledger_night.hand_count(db, night),
+        "balances": list(balances.items()),
+        "next_dealer": (ledger_night.dealer_after(night, last) if last is not None
+                        else ledger_night.next_dealer(db, night)),
+        "hand_count": counted,
         "recent": [hand_rows.hand_row(night, h) for h in recent],
-        "total_hands": night.last_hand_number,  # one current version per number, numbers gap-free
+        "total_hands": last_number,  # one current version per number, numbers gap-free
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
         "redo_number": _redo_number(db, night, actor),
         "quick_outcomes": [(kind, outcome_title(kind)) for kind in
                            HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
-        "next_number": ledger_night.next_number(db, night),
+        "next_number": last_number + 1,
     }
 
 
