@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, UniqueConstraint
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
@@ -185,9 +185,17 @@ class AuditEvent(SQLModel, table=True):
     it (``actor_role``, ``access_key_id``: which phone), when, and ``detail`` (before/after)."""
 
     __tablename__ = "audit_event"
+    # what the polls read, each without walking the whole night (issue 11): the night's newest
+    # events and its version (session, id), the events of a page of hands (session, hand number),
+    # the voids newest first (session, action, id)
+    __table_args__ = (
+        Index("ix_audit_event_session_id_id", "session_id", "id"),
+        Index("ix_audit_event_session_hand", "session_id", "hand_number"),
+        Index("ix_audit_event_session_action", "session_id", "action", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
-    session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
+    session_id: str = Field(foreign_key="game_session.id", max_length=32)
     action: str = Field(max_length=40)
     actor_role: str = Field(default="", max_length=16)
     access_key_id: int | None = Field(default=None)

@@ -76,18 +76,26 @@ def history_rows(db: Session, night: GameSession, page: int = 1) -> list[dict[st
     return rows_between(db, night, max(1, high - PER_PAGE + 1), high)
 
 
+# a page of the history, prepared once (the history page polls them): each by an index of the
+# night's hand numbers, whatever the length of the night
+PAGE_HANDS = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.number >= bindparam("low"),
+                                 Hand.number <= bindparam("high"))  # type: ignore[operator]
+              .order_by(Hand.number, Hand.version))  # type: ignore[arg-type]
+PAGE_EVENTS = (select(AuditEvent).where(AuditEvent.session_id == bindparam("night"),
+                                        AuditEvent.hand_number >= bindparam("low"),  # type: ignore[operator]
+                                        AuditEvent.hand_number <= bindparam("high"))  # type: ignore[operator]
+               .order_by(AuditEvent.id))  # type: ignore[arg-type]
+
+
 def rows_between(db: Session, night: GameSession, low: int, high: int) -> list[dict[str, Any]]:
     """:func:`history_rows` of the hand numbers ``low`` to ``high`` (newest first)."""
     if high < low or high < 1:
         return []
     versions: dict[int, list[Hand]] = {}
-    hands = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number >= low, Hand.number <= high)
-                    .order_by(Hand.number, Hand.version))  # type: ignore[arg-type]
-    for hand in hands:
+    between = {"night": night.id, "low": low, "high": high}
+    for hand in db.exec(PAGE_HANDS, params=between):
         versions.setdefault(hand.number, []).append(hand)
-    made, voided = _hand_events(db.exec(
-        select(AuditEvent).where(AuditEvent.session_id == night.id, AuditEvent.hand_number >= low,  # type: ignore[operator]
-                                 AuditEvent.hand_number <= high).order_by(AuditEvent.id)))  # type: ignore[operator, arg-type]
+    made, voided = _hand_events(db.exec(PAGE_EVENTS, params=between))
     rows = []
     for number in sorted(versions, reverse=True):
         chain = versions[number]

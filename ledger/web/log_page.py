@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from flask import Response, abort, render_template
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from ledger import export
@@ -138,12 +139,17 @@ def describe_event(
     return EventView(**base, title=event.action.replace("_", " ").capitalize())  # an action newer than this page: its code
 
 
+# every poll after a change reads them: prepared once
+_NAMED_HANDS = select(Hand).where(Hand.session_id == bindparam("night"),
+                                  col(Hand.number).in_(bindparam("numbers", expanding=True)))
+
+
 def headlines(db: Session, night: GameSession, events: list[AuditEvent]) -> list[str]:
     """News lines for the live update of the other phones, in the request's language: "Hand 4
     recorded: Rosa knocked with 4 and won"."""
-    numbers = {e.hand_number for e in events if e.hand_number is not None}
-    hands = {(h.number, h.version): h for h in db.exec(  # only the hands the news names
-        select(Hand).where(Hand.session_id == night.id, col(Hand.number).in_(sorted(numbers))))} if numbers else {}
+    numbers = sorted({e.hand_number for e in events if e.hand_number is not None})
+    hands = {(h.number, h.version): h for h in db.exec(  # only the hands the news names, every version
+        _NAMED_HANDS, params={"night": night.id, "numbers": numbers})} if numbers else {}
     out = []
     for event in events:
         view = describe_event(event, night, hands)
