@@ -3,6 +3,7 @@ history is paged 50 hand numbers a page (the live region follows page 1), and th
 shows the last hands and the total from the counter."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -89,3 +90,28 @@ def test_table_finds_the_last_counted_hand_behind_five_voided_ones(
     assert dict(shown["balances"]) == expected
     page = watched_table["phone"].get(f"/s/{watched_table['id']}").get_data(as_text=True)
     assert "All 8 hands" in page and 'name="number" value="2"' in page
+
+
+def test_the_log_is_paged_fifty_changes_a_page(
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    """The log shows the newest fifty changes (its live region too), older pages behind a link,
+    and reads only that page's events and the hands they name."""
+    record(client, watched_table, night_data, 60)
+    events = client.get(f"/api/v1/sessions/{watched_table['id']}/history", headers=watched_table["headers"]).get_json()["events"]
+    ids = sorted(e["id"] for e in events)
+    assert len(ids) > 60
+    phone, base = watched_table["phone"], f"/s/{watched_table['id']}/log"
+    first = phone.get(base).get_data(as_text=True)
+    shown = [int(n) for n in re.findall(r'id="event-(\d+)"', first)]
+    assert shown == sorted(ids, reverse=True)[:50]  # the newest fifty, newest first
+    assert "Hand 60 recorded" in first and "Hand 3 recorded" not in first
+    assert f'href="{base}?page=2"' in first and "Older changes ›" in first and "‹ Newer changes" not in first
+    region = phone.get(f"/s/{watched_table['id']}/state?view=log").get_json()["regions"]["main"]
+    assert [int(n) for n in re.findall(r'id="event-(\d+)"', region)] == shown
+    second = phone.get(f"{base}?page=2").get_data(as_text=True)
+    assert [int(n) for n in re.findall(r'id="event-(\d+)"', second)] == sorted(ids, reverse=True)[50:100]
+    assert "Night started" in second and "Hand 3 recorded" in second
+    assert f'href="{base}?page=1"' in second and "Older changes ›" not in second
+    assert "data-live-region" not in second  # only the newest page follows the night
+    assert phone.get(f"{base}?page=3").status_code == 404

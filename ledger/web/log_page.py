@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from flask import Response, abort, render_template
+from flask import Response, abort, render_template, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
@@ -142,14 +142,24 @@ def describe_event(
 # every poll after a change reads them: prepared once
 _NAMED_HANDS = select(Hand).where(Hand.session_id == bindparam("night"),
                                   col(Hand.number).in_(bindparam("numbers", expanding=True)))
+LOG_PER_PAGE = 50
+_LOG_PAGE = (select(AuditEvent).where(AuditEvent.session_id == bindparam("night"))
+             .order_by(col(AuditEvent.id).desc()).limit(bindparam("count")).offset(bindparam("skip")))
+
+
+def named_hands(db: Session, night: GameSession, events: list[AuditEvent]) -> dict[tuple[int, int], Hand]:
+    """``(number, version) → hand`` for every version of the hands ``events`` name (and no
+    other hand of the night)."""
+    numbers = sorted({e.hand_number for e in events if e.hand_number is not None})
+    if not numbers:
+        return {}
+    return {(h.number, h.version): h for h in db.exec(_NAMED_HANDS, params={"night": night.id, "numbers": numbers})}
 
 
 def headlines(db: Session, night: GameSession, events: list[AuditEvent]) -> list[str]:
     """News lines for the live update of the other phones, in the request's language: "Hand 4
     recorded: Rosa knocked with 4 and won"."""
-    numbers = sorted({e.hand_number for e in events if e.hand_number is not None})
-    hands = {(h.number, h.version): h for h in db.exec(  # only the hands the news names, every version
-        _NAMED_HANDS, params={"night": night.id, "numbers": numbers})} if numbers else {}
+    hands = named_hands(db, night, events)
     out = []
     for event in events:
         view = describe_event(event, night, hands)
@@ -169,17 +179,33 @@ def _payment_words(payment: Mapping[str, Any], currency: str) -> str:
 
 
 @live.view("log", "_live_log.html")
-def log_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
-    hands = {(h.number, h.version): h for h in ledger_night.hands_of(db, night, all_versions=True)}
-    events = [describe_event(e, night, hands) for e in reversed(ledger_night.history(db, night))]
-    return {"events": events}
+def log_state(db: Session, night: GameSession, actor: Actor, page: int = 1) -> dict[str, Any]:
+    """Log page ``page``: :data:`LOG_PER_PAGE` changes, newest first (page 1 the newest; the
+    live region follows it), ``older`` when an older page exists. Only that page's events, and
+    the hands they name, are read."""
+    found = list(db.exec(_LOG_PAGE, params={"night": night.id, "count": LOG_PER_PAGE + 1,
+                                            "skip": (page - 1) * LOG_PER_PAGE}))
+    shown = found[:LOG_PER_PAGE]
+    hands = named_hands(db, night, shown)
+    return {"events": [describe_event(e, night, hands) for e in shown], "page": page,
+            "older": len(found) > LOG_PER_PAGE}
 
 
 @bp.get("/s/<session_id>/log")
 def log(session_id: str) -> Any:
+    """The log of every change, :data:`LOG_PER_PAGE` a page (``?page=2`` the older ones; 404
+    past the oldest)."""
     night, actor = authorised(session_id)
-    return render_template("log.html", night=night, actor=actor, csv_tables=export.CSV_TABLES,
-                           **live.page_context("log", get_session(), night, actor))
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and len(page) < 9 else 1
+    if page <= 1:
+        return render_template("log.html", night=night, actor=actor, csv_tables=export.CSV_TABLES,
+                               **live.page_context("log", get_session(), night, actor))
+    context = log_state(get_session(), night, actor, page)
+    if not context["events"]:
+        abort(404)
+    return render_template("log.html", night=night, actor=actor, csv_tables=export.CSV_TABLES, live_view=None,
+                           **context)
 
 
 @bp.get("/s/<session_id>/export/<table>.csv")
