@@ -48,6 +48,8 @@ _NEW_HAND = (
 )
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
+_COUNTERS = select(NIGHTS.c.counted_hands, NIGHTS.c.last_hand_number, NIGHTS.c.stakes).where(
+    NIGHTS.c.id == bindparam("night"))
 _OF_NIGHT = FIGURES.c.session_id == bindparam("night")
 _BY_PLAYER = {
     "net": select(FIGURES.c.player, FIGURES.c.net_minor).where(_OF_NIGHT),
@@ -234,12 +236,11 @@ def nets_and_last_hands(db: Session, night: GameSession) -> tuple[dict[str, int]
     return nets, {p: int(found[p][1]) if p in found and found[p][1] is not None else None for p in seats}
 
 
-def kept_on_the_row(night: GameSession) -> tuple[int, int, list[StakeChange]]:
-    """``(counted hands, last hand number, stake changes)`` as kept on the night's row when it
-    was read: for a page or poll that read the row in its own transaction and changes nothing
-    (a change reads them again under :func:`lock`)."""
-    return (int(night.counted_hands), int(night.last_hand_number),
-            [StakeChange(int(h), int(s)) for h, s in night.stakes])
+def counters(db: Session, night: GameSession) -> tuple[int, int, list[StakeChange]]:
+    """``(counted hands, last hand number, stake changes)`` as kept on the night's row, read in
+    one statement (the table screen shows all three)."""
+    counted, last_number, stakes = db.connection().execute(_COUNTERS, {"night": night.id}).one()
+    return int(counted), int(last_number), [StakeChange(int(h), int(s)) for h, s in stakes]
 
 
 def counted_hands(db: Session, night: GameSession) -> int:

@@ -126,3 +126,13 @@ def test_rows_come_with_the_same_news_as_the_whole_region(
     assert [line.split(":")[0] for line in by_rows["news"]] == ["Hand 5 recorded", "Hand 6 recorded", "Hand 7 recorded"]
     whole = watched_table["phone"].get(f"/s/{watched_table['id']}/state?view=hands&since={version}").get_json()
     assert "rows" not in whole and whole["news"] == by_rows["news"]
+    # this phone's own change is among the newest three: it is left out, not replaced by an older one
+    before_own = state(watched_table)["version"]
+    record(client, watched_table, night_data, 7, 1)  # the phone's own key, no other device named
+    hand = night_data["hands"][8]
+    response = client.post(f"/api/v1/sessions/{watched_table['id']}/hands", json={"outcome": hand["outcome"], "hands": hand["hands"]},
+                           headers=watched_table["headers"] | {"X-Device": "score keeper's laptop"})
+    assert response.status_code == 201
+    mixed = state(watched_table, version)  # hands 3 to 9 since: seven changes, the newest three are 7, 8 (own), 9
+    assert [line.split(":")[0] for line in mixed["news"]] == ["Hand 7 recorded", "Hand 9 recorded"]
+    assert [line.split(":")[0] for line in state(watched_table, before_own)["news"]] == ["Hand 9 recorded"]

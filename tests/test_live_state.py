@@ -115,3 +115,26 @@ def test_the_log_is_paged_fifty_changes_a_page(
     assert f'href="{base}?page=1"' in second and "Older changes ›" not in second
     assert "data-live-region" not in second  # only the newest page follows the night
     assert phone.get(f"{base}?page=3").status_code == 404
+
+
+def test_the_table_counts_hands_recorded_after_the_night_was_read(
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    """A poll reads the night's row, then its version, then the table: on PostgreSQL each
+    statement sees the latest commit, so a hand recorded between the first two is in the version
+    and must be in the counts too (else every later poll is a 304 to stale counts)."""
+    from ledger.access import SYSTEM
+    from ledger.db import get_session
+    from ledger.models import GameSession
+    from ledger.web.views import table_state
+
+    record(client, watched_table, night_data, 3)
+    with client.application.test_request_context():
+        db = get_session()
+        night = db.get(GameSession, watched_table["id"])
+        assert night is not None and night.counted_hands == 3
+        db.commit()  # the read ends: what another phone commits now is seen by the next statement
+        record(client, watched_table, night_data, 1)
+        shown = table_state(db, night, SYSTEM)
+    assert (shown["hand_count"], shown["total_hands"], shown["next_number"]) == (4, 4, 5)
+    assert [row["number"] for row in shown["recent"]] == [4, 3, 2, 1]

@@ -42,7 +42,7 @@ def read_period(args: Mapping[str, str]) -> tuple[Period, dict[str, str], dict[s
         return Period(), typed, errors
     if typed["period"] == "last":
         text = typed["last"]
-        if not (text.isdigit() and 0 < int(text) < MOST_NIGHTS):
+        if not (text.isdecimal() and 0 < int(text) < MOST_NIGHTS):
             errors["last"] = _("Type how many nights to count, a whole number from 1.")
             return Period(), typed, errors
         return Period(last=int(text)), typed, errors

@@ -51,9 +51,9 @@ class EntryErrors:
             prefix, _dash, seat = key.partition("-")
             if prefix in HAND_PREFIXES and seat == FINAL or key == FINAL:
                 return f"seat-{FINAL}"
-            if prefix in HAND_PREFIXES and seat.isdigit():
+            if prefix in HAND_PREFIXES and seat.isdecimal():
                 return f"seat-{seat}"
-            if prefix == "spade" and seat.isdigit():
+            if prefix == "spade" and seat.isdecimal():
                 return f"side-{seat}"
             if key in WHO_KEYS:
                 return f"field-{key}"
@@ -70,9 +70,9 @@ class EntryErrors:
             prefix, _dash, seat = key.partition("-")
             if key == FINAL or seat == FINAL:
                 return "run", {}
-            if prefix in HAND_PREFIXES and seat.isdigit():
+            if prefix in HAND_PREFIXES and seat.isdecimal():
                 return "hand", {"name": self.players[int(seat)]}
-            if prefix == "spade" and seat.isdigit():
+            if prefix == "spade" and seat.isdecimal():
                 return "spade", {"name": self.players[int(seat)]}
             if key == "who":
                 who = f"who:{self.kind}"
@@ -153,7 +153,7 @@ class EntryErrors:
 
     def _final_key(self: HandForm, tail: str) -> str:
         index_text = tail.strip("[]")
-        if index_text.isdigit():
+        if index_text.isdecimal():
             index = int(index_text)
             if index < len(self.final_picked):
                 self.bad_cards.setdefault(FINAL, set()).add(self.final_picked[index])
@@ -182,7 +182,7 @@ class EntryErrors:
             return f"total-{seat}" if self.totals_allowed() else f"hand-{seat}"
         if tail.startswith("cards["):
             index_text = tail[len("cards["):].rstrip("]")
-            if index_text.isdigit():
+            if index_text.isdecimal():
                 index = int(index_text)
                 picked = self.picked.get(seat, [])
                 if index < len(picked):

@@ -144,7 +144,7 @@ class HandForm(EntrySubmission, EntryErrors):
 
         def seat(value: Any) -> int | None:
             text = str(value or "")
-            return int(text) if text.isdigit() and len(text) < 4 and int(text) < len(seated) else None
+            return int(text) if text.isdecimal() and len(text) < 4 and int(text) < len(seated) else None
 
         def seats(values: Iterable[str]) -> list[int]:
             return sorted({s for s in (seat(v) for v in values) if s is not None})
@@ -154,7 +154,7 @@ class HandForm(EntrySubmission, EntryErrors):
             players=seated,
             rules=rules,
             key=form.get("key") or new_key(),  # whole: a key is never cut (the ledger refuses a bad one)
-            number=int(form["number"]) if (form.get("number") or "").isdigit() and len(form["number"]) < 9 else None,
+            number=int(form["number"]) if (form.get("number") or "").isdecimal() and len(form["number"]) < 9 else None,
             kind=kind if kind in OUTCOMES + OPTIONAL_OUTCOMES else None,
             dealer=seat(form.get("dealer")),
             who=seat(form.get("who")),

@@ -175,7 +175,7 @@ def _news(db: Session, night: GameSession, actor: Actor, since: int,
 
 
 def _int(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() and len(text) < 16 else None
+    return int(text) if text and text.isdecimal() and len(text) < 16 else None
 
 
 def _no_store(response: Any) -> Any:

@@ -197,7 +197,7 @@ def log(session_id: str) -> Any:
     past the oldest)."""
     night, actor = authorised(session_id)
     page = request.args.get("page", "1")
-    page = int(page) if page.isdigit() and len(page) < 9 else 1
+    page = int(page) if page.isdecimal() and len(page) < 9 else 1
     if page <= 1:
         return render_template("log.html", night=night, actor=actor, csv_tables=export.CSV_TABLES,
                                **live.page_context("log", get_session(), night, actor))

@@ -41,7 +41,7 @@ def this_is_me(session_id: str) -> Any:
     A player's or the host's phone (a viewer watches, it sits at no seat)."""
     night, _actor = authorised(session_id, "record")
     raw = request.form.get("seat", "")
-    seat = int(raw) if raw.isdigit() and len(raw) <= 2 else -1
+    seat = int(raw) if raw.isdecimal() and len(raw) <= 2 else -1
     if not 0 <= seat <= len(night.players):
         abort(422)
     seats = dict(session.get("me") or {}) if isinstance(session.get("me"), dict) else {}

@@ -121,11 +121,11 @@ def summary(endpoint: str, fields: Iterable[tuple[str, str]], players: Iterable[
     seated = list(players)
 
     def name(index: str | None) -> str:
-        return seated[int(index)] if index and index.isdigit() and int(index) < len(seated) else "?"
+        return seated[int(index)] if index and index.isdecimal() and int(index) < len(seated) else "?"
 
     if endpoint == "web.record":
         number = form.get("number", "")
-        named = (number.isdigit(), bool(form.get("kind")), bool(form.get("dealer")))
+        named = (number.isdecimal(), bool(form.get("kind")), bool(form.get("dealer")))
         if not any(named):
             return []
         if named == (False, True, False):

@@ -158,7 +158,7 @@ def swap(session_id: str) -> Any:
     night, actor = authorised(session_id, "seat")
     typed = _typed("a", "b", "from_hand")
     raw = typed["from_hand"].strip()
-    if not raw.isdigit() or len(raw) > 9:
+    if not raw.isdecimal() or len(raw) > 9:
         return _render(night, actor, "swap", typed, _("Type the number of the first hand they were swapped at."), 422)
     try:
         made = seating.swap_seats(get_session(), night, typed["a"], typed["b"], int(raw), actor)

@@ -101,7 +101,7 @@ class StartForm:
             preset=str(form.get("preset", DEFAULT_PRESET)),
             rules=RulesChoice.from_form(form),
             go=go if go in ("rules", "add_seat") else "start",
-            seats_shown=min(int(shown), SEAT_LIMIT) if shown.isdigit() else SEATS,
+            seats_shown=min(int(shown), SEAT_LIMIT) if shown.isdecimal() else SEATS,
             # a zone this server does not know (a newer tz database on the phone) falls back to UTC
             timezone=tz if is_known_zone(tz := form.get("timezone")) else DEFAULT_ZONE,
         )
@@ -142,7 +142,7 @@ class StartForm:
             self.errors["name"] = ngettext("Keep the name under {count} character.",
                                            "Keep the name under {count} characters.", MAX_SESSION_NAME)
         seats = [i for i, p in enumerate(self.players) if p.strip()]
-        dealer_seat = int(self.first_dealer) if self.first_dealer.isdigit() else -1
+        dealer_seat = int(self.first_dealer) if self.first_dealer.isdecimal() else -1
         most = self.rules.ruleset.max_players if self.rules.ruleset is not None else None
         if len(seats) < 2:
             self.errors["players"] = _("Type at least two player names, in seat order.")
@@ -194,7 +194,7 @@ class StartForm:
         """The input an engine error belongs to (``players[1]`` → the second typed seat)."""
         if path and path.startswith("players[") and path.endswith("]"):
             index = path[len("players["):-1]
-            if index.isdigit() and int(index) < len(seats):
+            if index.isdecimal() and int(index) < len(seats):
                 return f"player-{seats[int(index)]}"
             return "players"
         if path in ("stake", "first_dealer", "name"):

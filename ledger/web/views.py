@@ -106,10 +106,10 @@ def join(session_id: str, token: str) -> Any:
 @live.view("table", "_live_table.html")
 def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
     """What changes on the table screen when a phone records, voids or corrects a hand."""
-    # the night's row was read at the start of this request and nothing here changes it: its
-    # kept counters are read from it, not again, and the last counted hand is found among the
-    # newest hands when it is one of them
-    counted, last_number, stakes = figures.kept_on_the_row(night)
+    # read after the night's version (on PostgreSQL each statement sees the latest commit: the
+    # night's row, read before the version, may be older than it); the last counted hand is
+    # found among the newest hands when it is one of them
+    counted, last_number, stakes = figures.counters(db, night)
     balances, last_hands = figures.nets_and_last_hands(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
     last = next((hand for hand in recent if hand.status == "counted"), None)
@@ -251,7 +251,7 @@ def hands_rows(db: Session, night: GameSession, actor: Actor,
 def history(session_id: str) -> Any:
     night, actor = authorised(session_id)
     page = request.args.get("page", "1")
-    page = int(page) if page.isdigit() and len(page) < 9 else 1
+    page = int(page) if page.isdecimal() and len(page) < 9 else 1
     if page <= 1:
         return render_template("hands.html", night=night, actor=actor,
                                **live.page_context("hands", get_session(), night, actor))
