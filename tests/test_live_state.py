@@ -138,3 +138,39 @@ def test_the_table_counts_hands_recorded_after_the_night_was_read(
         shown = table_state(db, night, SYSTEM)
     assert (shown["hand_count"], shown["total_hands"], shown["next_number"]) == (4, 4, 5)
     assert [row["number"] for row in shown["recent"]] == [4, 3, 2, 1]
+
+
+def test_a_void_or_restore_on_an_older_page_goes_back_to_that_page(
+    client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]
+) -> None:
+    """Hand 30 of 120 is on history page 2 (hands 71–120 are page 1): voiding or restoring it
+    there comes back to page 2 at its row; a hand of page 1 comes back to the plain address."""
+    record(client, watched_table, night_data, 120)
+    phone, base = watched_table["phone"], f"/s/{watched_table['id']}/hands"
+    page_three = phone.get(f"{base}?page=3").get_data(as_text=True)
+    assert 'id="hand-20"' in page_three and 'id="hand-21"' not in page_three  # page 3: hands 1–20
+    confirm = phone.get(f"{base}?page=2")
+    assert confirm.status_code == 200 and 'id="hand-30"' in confirm.get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', confirm.get_data(as_text=True))
+    assert csrf is not None
+    voided = phone.post(f"/s/{watched_table['id']}/hands/30/void", data={"confirmed": "yes", "csrf_token": csrf[1]})
+    assert voided.status_code == 302 and voided.headers["Location"] == f"{base}?page=2#hand-30"
+    asked = phone.post(f"/s/{watched_table['id']}/hands/30/void", data={"csrf_token": csrf[1]})
+    assert f'href="{base}?page=2#hand-30"' in asked.get_data(as_text=True)  # the confirm page's way back
+    restored = phone.post(f"/s/{watched_table['id']}/hands/30/restore", data={"csrf_token": csrf[1]})
+    assert restored.status_code == 302 and restored.headers["Location"] == f"{base}?page=2#hand-30"
+    newest = phone.post(f"/s/{watched_table['id']}/hands/120/void", data={"confirmed": "yes", "csrf_token": csrf[1]})
+    assert newest.headers["Location"] == f"{base}#hand-120"
+
+
+def test_page_numbers_that_are_not_pages(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]) -> None:
+    """Anything but a plain page number shows page 1; a page past the last, however long its
+    number, is 404; never a 500."""
+    record(client, watched_table, night_data, 3)
+    phone = watched_table["phone"]
+    for path in ("hands", "log"):
+        for text in ("abc", "-1", "0", "2.0", "²", "+2", ""):
+            response = phone.get(f"/s/{watched_table['id']}/{path}?page={text}")
+            assert response.status_code == 200 and "data-live-region" in response.get_data(as_text=True), (path, text)
+        for text in ("2", "99999999", "99999999999", "9" * 5000):
+            assert phone.get(f"/s/{watched_table['id']}/{path}?page={text}").status_code == 404, (path, text)

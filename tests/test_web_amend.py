@@ -143,7 +143,7 @@ def test_a_void_hand_cannot_be_corrected(client: Any) -> None:
     headers = api(client, session_id)
     assert client.post(f"/api/v1/sessions/{session_id}/hands/1/void", headers=headers).status_code == 200
     response = client.get(correct_url(session_id, 1, 1))
-    assert response.status_code == 302 and response.headers["Location"] == f"/s/{session_id}/hands"
+    assert response.status_code == 302 and response.headers["Location"] == f"/s/{session_id}/hands#hand-1"  # back at its row
     page = client.get(f"/s/{session_id}/hands").get_data(as_text=True)
     assert "Hand 1 is void; record a new hand instead." in flashes(page)
 

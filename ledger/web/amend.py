@@ -23,6 +23,7 @@ from ledger.rules import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
+from ledger.web.hand_rows import history_at
 from ledger.web.record import CORRECTED, Flow, render_step, run_step, saved_message, step_values, stored_hand_view
 
 MAX_ID = 2**31 - 1
@@ -50,7 +51,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
     if number > MAX_ID or version > MAX_ID:
         abort(404)
     db = get_session()
-    history = url_for("web.history", session_id=night.id)
+    history = history_at(night, number)
     if night.status != "open":
         flash(_("This night is closed; its hands can no longer change."), "error")
         return redirect(url_for("web.table", session_id=night.id))
@@ -97,7 +98,7 @@ def amend(session_id: str, number: int, version: int) -> Any:
 def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version: int) -> Any:
     flow = Flow(
         action=url_for("web.amend", session_id=night.id, number=number, version=version),
-        cancel=url_for("web.history", session_id=night.id),
+        cancel=history_at(night, number),
         save_label=_(SAVE_CORRECTION, number=number),
         amend={"number": number, "version": version},
     )
@@ -118,12 +119,12 @@ def _save(night: GameSession, form: HandForm, actor: Actor, number: int, version
         if err.code == "idempotency_key_reused":
             return _new_correction(night, form, err)
         flash(err.message, "error")
-        return redirect(url_for("web.history", session_id=night.id))
+        return redirect(history_at(night, number))
     if created:
         flash(saved_message(CORRECTED, night, hand.result, number=number, version=hand.version), "success")
     else:
         flash(_("Hand {number} was already corrected (saved once, not twice).", number=number), "info")
-    return redirect(url_for("web.history", session_id=night.id) + f"#hand-{number}")
+    return redirect(history_at(night, number))
 
 
 def _new_correction(night: GameSession, form: HandForm, err: NightError) -> Any:
@@ -137,12 +138,12 @@ def _new_correction(night: GameSession, form: HandForm, err: NightError) -> Any:
         abort(404)
     if current.status == "voided":
         flash(_("Hand {number} is void; record a new hand instead.", number=number), "error")
-        return redirect(url_for("web.history", session_id=night.id))
+        return redirect(history_at(night, number))
     existing = err.extra.get("existing") if isinstance(err.extra.get("existing"), dict) else {}
     form.key = new_key()
     flow = Flow(
         action=url_for("web.amend", session_id=night.id, number=number, version=current.version),
-        cancel=url_for("web.history", session_id=night.id),
+        cancel=history_at(night, number),
         save_label=_(SAVE_CORRECTION, number=number),
         amend={"number": number, "version": current.version},
     )

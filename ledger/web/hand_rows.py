@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from flask import url_for
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
@@ -60,6 +61,13 @@ PER_PAGE = 50
 def page_count(night: GameSession) -> int:
     """How many pages of :data:`PER_PAGE` hand numbers the history has (at least one)."""
     return pages_of(night.last_hand_number)
+
+
+def history_at(night: GameSession, number: int) -> str:
+    """The address of the history page that shows hand ``number``, at its row (a void or a
+    correction made from an older page goes back to that page, not to the newest)."""
+    page = max(1, (night.last_hand_number - number) // PER_PAGE + 1)
+    return url_for("web.history", session_id=night.id, **({"page": page} if page > 1 else {})) + f"#hand-{number}"
 
 
 def pages_of(hands: int) -> int:

@@ -15,6 +15,7 @@ from ledger.db import get_session
 from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.night import NightError
+from ledger.web.hand_rows import history_at
 from ledger.web.access import MAX_ID, authorised, device, remember_token, token_for
 from ledger.web.blueprint import bp
 from ledger import access as roles
@@ -78,7 +79,7 @@ def restore(session_id: str, number: int) -> Any:
         flash(err.message, "error")
     else:
         flash(_("Hand {number} restored; it counts again.", number=number), "success")
-    return redirect(url_for("web.history", session_id=night.id) + f"#hand-{number}")
+    return redirect(history_at(night, number))
 
 
 @bp.post("/s/<session_id>/redo")

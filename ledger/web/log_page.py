@@ -27,6 +27,7 @@ from ledger.rules.describe import describe_hand
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
+from ledger.web.paging import page_number
 from ledger.web.formatting import engine_words, join_names, money, signed_money
 from ledger.web.seat_events import SEAT_ACTIONS, describe_seat_event
 
@@ -196,8 +197,7 @@ def log(session_id: str) -> Any:
     """The log of every change, :data:`LOG_PER_PAGE` a page (``?page=2`` the older ones; 404
     past the oldest)."""
     night, actor = authorised(session_id)
-    page = request.args.get("page", "1")
-    page = int(page) if page.isdecimal() and len(page) < 9 else 1
+    page = page_number(request.args.get("page"))
     if page <= 1:
         return render_template("log.html", night=night, actor=actor, csv_tables=export.CSV_TABLES,
                                **live.page_context("log", get_session(), night, actor))

@@ -27,6 +27,7 @@ from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.night import NightError
 from ledger.rules import PRESETS
 from ledger.web import hand_rows, live
+from ledger.web.paging import page_number
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import (
     MAX_ID, authorised, host_secrets, join_with_code, my_nights, opens, remember_token, token_for_link,
@@ -250,8 +251,7 @@ def hands_rows(db: Session, night: GameSession, actor: Actor,
 @bp.get("/s/<session_id>/hands")
 def history(session_id: str) -> Any:
     night, actor = authorised(session_id)
-    page = request.args.get("page", "1")
-    page = int(page) if page.isdecimal() and len(page) < 9 else 1
+    page = page_number(request.args.get("page"))
     if page <= 1:
         return render_template("hands.html", night=night, actor=actor,
                                **live.page_context("hands", get_session(), night, actor))
@@ -281,7 +281,7 @@ def void(session_id: str, number: int) -> Any:
             message=_("The hand stays in the history, struck through, and stops counting in the balances."),
             action=url_for("web.void", session_id=night.id, number=number),
             button=_("Void hand {number}", number=number),
-            back=url_for("web.history", session_id=night.id),
+            back=hand_rows.history_at(night, number),
         )
     try:
         ledger_night.void_hand(db, night, number, actor)
@@ -289,7 +289,7 @@ def void(session_id: str, number: int) -> Any:
         flash(err.message, "error")
     else:
         flash(_("Hand {number} voided; it no longer counts.", number=number), "success")
-    return redirect(url_for("web.history", session_id=night.id))
+    return redirect(hand_rows.history_at(night, number))
 
 
 # -- helpers ------------------------------------------------------------------------------------------
