@@ -112,7 +112,9 @@ def chromium() -> Iterator[Any]:
 
 def _phone_page(chromium: Any, **options: Any) -> Iterator[Any]:
     context = chromium.new_context(**PHONE, **options)
-    context.set_default_timeout(10_000)
+    # how long a wait may take before it fails: CI runs the PostgreSQL pass beside this one on
+    # two cores, so a page can take seconds longer than on a quiet machine (no test times anything)
+    context.set_default_timeout(20_000)
     try:
         yield context.new_page()
     finally:

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from browser.test_offline import Wifi, go_offline, go_online, wifi_server  # noqa: F401  (fixture)
+from browser.test_offline import Wifi, go_offline, go_online, wait_until_offline_ready, wifi_server  # noqa: F401  (fixture)
 from browser.test_phone_ui import tap_and_wait
 from conftest import session_body
 from ledger import create_app
@@ -74,7 +74,7 @@ def test_the_offline_page_is_in_the_language_of_the_last_page(
     created = page.request.post(f"{base}/api/v1/sessions", data=session_body(night_data)).json()
     page.goto(f"{base}/language/{PSEUDO}?next=/")
     page.goto(f"{base}/join/{created['id']}/{created['token']}")
-    page.wait_for_function("document.documentElement.dataset.offlineReady === '1' && !!navigator.serviceWorker.controller")
+    wait_until_offline_ready(page)
     page.locator("[data-live-status]").wait_for()
     page.wait_for_function("(want) => document.querySelector('[data-live-status]').textContent === want",
                            arg=pseudo("Live"))
