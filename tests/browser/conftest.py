@@ -112,8 +112,8 @@ def chromium() -> Iterator[Any]:
 
 def _phone_page(chromium: Any, **options: Any) -> Iterator[Any]:
     context = chromium.new_context(**PHONE, **options)
-    # how long a wait may take before it fails: CI runs the PostgreSQL pass beside this one on
-    # two cores, so a page can take seconds longer than on a quiet machine (no test times anything)
+    # how long a wait may take before it fails: on a busy two-core machine a page can take seconds
+    # longer than on a quiet one (no test times anything)
     context.set_default_timeout(20_000)
     try:
         yield context.new_page()

@@ -43,9 +43,9 @@ def wifi_server(app: Any) -> Iterator[tuple[str, Wifi]]:
         thread.join(timeout=10)
 
 
-# The service worker's first install fetches and keeps the app's files; on CI's two cores, with
-# the PostgreSQL pass running beside this one, that once took more than 10 s. It gets longer than
-# other waits (20 s); the condition waited for is the same, only the patience is longer.
+# The service worker's first install fetches and keeps the app's files, many requests at once;
+# it gets longer than other waits (20 s): the condition waited for is the same, only the patience
+# is longer.
 OFFLINE_READY_MS = 30_000
 
 
