@@ -406,11 +406,16 @@
     });
     return caches.open(PAGES).then(function (cache) {
       return Promise.all(urls.map(function (url) {
+        // a copy that does not come within RETRY_MS is given up (kept next time), so that one
+        // stalled request on bad Wi-Fi never keeps the phone from saying it can work offline
+        var stop = window.AbortController ? new AbortController() : null;
+        var timer = stop ? setTimeout(function () { stop.abort(); }, RETRY_MS) : null;
         return fetch(inPageLanguage(url), {
-          credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" }
+          credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" },
+          signal: stop ? stop.signal : undefined
         }).then(function (response) {
           if (response.ok) return cache.put(new URL(url, location.href).href, response);
-        }).catch(function () {});
+        }).catch(function () {}).then(function () { if (timer) clearTimeout(timer); });
       }));
     }).then(function () {
       return caches.open(STATIC).then(function (cache) {
