@@ -56,7 +56,8 @@ _BY_PLAYER = {
     "outstanding": select(FIGURES.c.player, FIGURES.c.net_minor + FIGURES.c.paid_minor).where(_OF_NIGHT),
     "last_hand": select(FIGURES.c.player, FIGURES.c.last_hand).where(_OF_NIGHT),
 }
-_NET_AND_LAST_HAND = select(FIGURES.c.player, FIGURES.c.net_minor, FIGURES.c.last_hand).where(_OF_NIGHT)
+_PLAYER_FIGURES = select(FIGURES.c.player, FIGURES.c.net_minor, FIGURES.c.paid_minor, FIGURES.c.last_hand).where(
+    _OF_NIGHT)
 
 
 # -- what every change does first ------------------------------------------------------------------
@@ -186,28 +187,33 @@ def _stored_transfers(db: Session, hands: Sequence[Hand]) -> list[tuple[str, str
 @dataclass(frozen=True, slots=True)
 class Figures:
     """A night's running figures: ``net`` and ``paid`` (minor units) and ``last_hand`` by player
-    in :func:`ledger.timeline.seat_order`, ``counted_hands``, ``stakes`` (where the stake changed)."""
+    in :func:`ledger.timeline.seat_order`, ``counted_hands``, ``stakes`` (where the stake changed),
+    and ``last_number``, the last hand number given out (read from the night's row by both
+    :func:`kept` and :func:`recompute`: :func:`new_hand_number` keeps it)."""
 
     net: dict[str, int]
     paid: dict[str, int]
     last_hand: dict[str, int | None]
     counted_hands: int
     stakes: list[StakeChange]
+    last_number: int
 
 
 def kept(db: Session, night: GameSession) -> Figures:
-    """The figures as kept: one indexed read of the night's player rows and one of its row."""
-    rows = {name: (net, paid, last) for name, net, paid, last in db.exec(
-        select(PlayerFigures.player, PlayerFigures.net_minor, PlayerFigures.paid_minor, PlayerFigures.last_hand)
-        .where(PlayerFigures.session_id == night.id))}
+    """The figures as kept: one indexed read of the night's player rows and one of its row
+    (what the table screen shows, and what the tests compare with :func:`recompute`)."""
+    rows = {name: (net, paid, last) for name, net, paid, last in
+            db.connection().execute(_PLAYER_FIGURES, {"night": night.id})}
+    counted, last_number, stakes = db.connection().execute(_COUNTERS, {"night": night.id}).one()
     order = seat_order(night)
     nothing = (0, 0, None)
     return Figures(
         net={p: int(rows.get(p, nothing)[0]) for p in order},
         paid={p: int(rows.get(p, nothing)[1]) for p in order},
-        last_hand={p: rows.get(p, nothing)[2] for p in order},
-        counted_hands=counted_hands(db, night),
-        stakes=stake_changes(db, night),
+        last_hand={p: None if rows.get(p, nothing)[2] is None else int(rows[p][2]) for p in order},
+        counted_hands=int(counted),
+        stakes=[StakeChange(int(h), int(s)) for h, s in stakes],
+        last_number=int(last_number),
     )
 
 
@@ -225,22 +231,6 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
 def last_hands(db: Session, night: GameSession) -> dict[str, int | None]:
     """The last hand number each player sat at (kept; None before their first), seat order."""
     return _by_player(db, night, "last_hand", None)
-
-
-def nets_and_last_hands(db: Session, night: GameSession) -> tuple[dict[str, int], dict[str, int | None]]:
-    """:func:`balances` and :func:`last_hands` read in one statement (the table screen shows both)."""
-    rows = db.connection().execute(_NET_AND_LAST_HAND, {"night": night.id})
-    found = {player: (net, last) for player, net, last in rows}
-    seats = seat_order(night)
-    nets = {p: int(found[p][0]) if p in found else 0 for p in seats}
-    return nets, {p: int(found[p][1]) if p in found and found[p][1] is not None else None for p in seats}
-
-
-def counters(db: Session, night: GameSession) -> tuple[int, int, list[StakeChange]]:
-    """``(counted hands, last hand number, stake changes)`` as kept on the night's row, read in
-    one statement (the table screen shows all three)."""
-    counted, last_number, stakes = db.connection().execute(_COUNTERS, {"night": night.id}).one()
-    return int(counted), int(last_number), [StakeChange(int(h), int(s)) for h, s in stakes]
 
 
 def counted_hands(db: Session, night: GameSession) -> int:
@@ -267,7 +257,7 @@ def recompute(db: Session, night: GameSession) -> Figures:
     from ledger.timeline import stake_changes as changes_over
 
     order = seat_order(night)
-    next_number = int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one()) + 1
+    last_number = int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one())
     hands = list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status != "superseded")
                          .order_by(Hand.number)))  # type: ignore[arg-type]
     net = dict.fromkeys(order, 0)
@@ -287,7 +277,8 @@ def recompute(db: Session, night: GameSession) -> Figures:
         paid=paid,
         last_hand={p: last_hand_of(p, hands) for p in order},
         counted_hands=sum(1 for h in hands if h.status == "counted"),
-        stakes=changes_over(night, hands, next_number),
+        stakes=changes_over(night, hands, last_number + 1),
+        last_number=last_number,
     )
 
 

@@ -41,7 +41,7 @@ PLANS = {
                               ["SEARCH hand USING INDEX (session_id, number, version) (session_id=?)"]),
     "who deals next": (night_reads._LAST_COUNTED, NIGHT,
                        ["SEARCH hand USING INDEX (session_id, number, version) (session_id=?)"]),
-    "balances and last hands": (figures._NET_AND_LAST_HAND, NIGHT,
+    "balances and last hands": (figures._PLAYER_FIGURES, NIGHT,
                                 ["SEARCH player_figures USING INDEX (session_id, player) (session_id=?)"]),
     "the phone's key": (_KEY_BY_HASH, {"hash": "0" * 64},
                         ["SEARCH access_key USING INDEX (secret_hash) (secret_hash=?)"]),

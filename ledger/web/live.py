@@ -135,8 +135,8 @@ def state(session_id: str) -> Any:
     since = _int(request.args.get("since"))
     body: dict[str, Any] = {"version": version, "status": night.status, "changed": since != version}
     if since != version:
-        events = _events_for_rows(name, db, night, since, version)
         rows_of = VIEWS[name].rows
+        events = _events_for_rows(db, night, since, version) if rows_of is not None else None
         rows = rows_of(db, night, actor, events) if rows_of is not None and events is not None else None
         if rows is not None:
             body["rows"] = rows
@@ -148,11 +148,11 @@ def state(session_id: str) -> Any:
     return _no_store(response)
 
 
-def _events_for_rows(name: str, db: Session, night: GameSession, since: int | None,
-                     version: int) -> list[AuditEvent] | None:
+def _events_for_rows(db: Session, night: GameSession, since: int | None, version: int) -> list[AuditEvent] | None:
     """The changes after the phone's version ``since`` (up to ``version``, oldest first) when
-    view ``name`` may send them row by row, else ``None`` (the whole region goes)."""
-    if VIEWS[name].rows is None or since is None or since >= version or request.args.get("rows") != "1":
+    they may go row by row (at most :data:`MAX_ROW_EVENTS`, to a page that asks), else
+    ``None`` (the whole region goes)."""
+    if since is None or since >= version or request.args.get("rows") != "1":
         return None  # rows go only to a page that takes them (a tab opened before they came gets regions)
     events = list(db.exec(_EVENTS_BETWEEN, params={"night": night.id, "since": since, "version": version,
                                                    "most": MAX_ROW_EVENTS + 1}))

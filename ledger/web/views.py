@@ -110,29 +110,28 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     # read after the night's version (on PostgreSQL each statement sees the latest commit: the
     # night's row, read before the version, may be older than it); the last counted hand is
     # found among the newest hands when it is one of them
-    counted, last_number, stakes = figures.counters(db, night)
-    balances, last_hands = figures.nets_and_last_hands(db, night)
+    kept = figures.kept(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
     last = next((hand for hand in recent if hand.status == "counted"), None)
-    if last is None and counted:
+    if last is None and kept.counted_hands:
         last = hand_rows.last_counted(db, night)
     return {
-        "left": {name: hand for name, hand in last_hands.items() if name not in night.players},
-        "stake_from": stakes[-1].from_hand if len(stakes) > 1 else None,
+        "left": {name: hand for name, hand in kept.last_hand.items() if name not in night.players},
+        "stake_from": kept.stakes[-1].from_hand if len(kept.stakes) > 1 else None,
         "preset": _preset_title(night),
         "house_changes": [_("{rule}: {value}", rule=label, value=value)
                           for _toggle, label, value in changes_from_preset(ledger_night.rules_of(night))],
-        "balances": list(balances.items()),
+        "balances": list(kept.net.items()),
         "next_dealer": (ledger_night.dealer_after(night, last) if last is not None
                         else ledger_night.next_dealer(db, night)),
-        "hand_count": counted,
+        "hand_count": kept.counted_hands,
         "recent": [hand_rows.hand_row(night, h) for h in recent],
-        "total_hands": last_number,  # one current version per number, numbers gap-free
+        "total_hands": kept.last_number,  # one current version per number, numbers gap-free
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
         "redo_number": _redo_number(db, night, actor),
         "quick_outcomes": [(kind, outcome_title(kind)) for kind in
                            HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
-        "next_number": last_number + 1,
+        "next_number": kept.last_number + 1,
     }
 
 
