@@ -16,7 +16,7 @@ from ledger.rules.validation import check_entry
 from ledger.transfers import Transfer
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandResult:
     """The exact result of one hand (§8.2).
 

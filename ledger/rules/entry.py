@@ -58,7 +58,7 @@ MISSING_FIELD_MESSAGES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FinalTurn:
     """§4.3: cards laid as new spreads and cards used to hit in the tonk-out turn."""
 
@@ -66,7 +66,7 @@ class FinalTurn:
     hit_cards: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Outcome:
     """How the hand ended (§8.1 table). Only the fields of ``kind`` are set."""
 
@@ -93,7 +93,7 @@ class Outcome:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandEntry:
     """What one player showed: ``cards`` still held (raw texts), and/or a declared ``total``,
     and the ``spreads`` laid in front of them. ``cards is None`` means totals only."""
@@ -103,7 +103,7 @@ class HandEntry:
     spreads: tuple[tuple[Any, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpadeBet:
     """§4.10: ``side_stake`` P (minor units) and each participant's declared highest spade
     (raw card text, or ``None`` for "no spade")."""
@@ -112,7 +112,7 @@ class SpadeBet:
     highest_spade: tuple[tuple[str, Any], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandRecord:
     """One entered hand: seated ``players`` (seat order), ``stake`` S in minor units (raw, so
     that ``invalid_stake`` keeps its precedence), the ``outcome``, each player's ``hands``

@@ -44,7 +44,8 @@ class HandError(ValueError):
     ``code`` is a RULES.md §9.1 code (or ``invalid_entry`` / ``invalid_ruleset`` for input that
     is not shaped like an entry or names an unknown toggle); ``template`` is an English sentence
     with named placeholders, marked for the catalogue with ``N_``, and ``params`` fill it;
-    ``message`` is that sentence in the reader's language (see :mod:`ledger.rules.words`);
+    ``message`` is that sentence in the reader's language (see :mod:`ledger.rules.words`),
+    ``str()`` of it the English one (put into words only when asked for);
     ``field`` is the path of the offending part of the entry, e.g. ``"hands.Dee.cards[2]"``,
     or ``None`` when the entry as a whole is at fault.
     """
@@ -52,11 +53,16 @@ class HandError(ValueError):
     def __init__(self, code: str, template: str, field: str | None = None, /, **params: Any) -> None:
         if code not in ALL_CODES:
             raise ValueError(f"unknown error code {code!r}")
-        super().__init__(english(template, params))
+        super().__init__(code)
         self.code = code
         self.template = template
         self.params = params
         self.field = field
+
+    def __str__(self) -> str:
+        # the English sentence, put into words only when asked for (a log, a traceback): the
+        # rules refuse entries often, and the web and API layers read ``message`` instead
+        return english(self.template, self.params)
 
     @property
     def message(self) -> str:
@@ -67,4 +73,4 @@ class HandError(ValueError):
         return {"error": self.code, "message": self.message, "field": self.field}
 
     def __repr__(self) -> str:
-        return f"HandError({self.code!r}, {self.args[0]!r}, field={self.field!r})"
+        return f"HandError({self.code!r}, {str(self)!r}, field={self.field!r})"

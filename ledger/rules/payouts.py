@@ -14,7 +14,7 @@ from ledger.rules.validation import CheckedHand, check_stake, describe_cards, ha
 from ledger.rules.words import N_
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Payment:
     """One gross payment of ``amount_minor`` (positive int) from ``payer`` to ``payee``."""
 

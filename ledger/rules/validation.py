@@ -20,7 +20,7 @@ from ledger.rules.spreads import best_held_spreads_value, layable_spreads, sprea
 from ledger.rules.words import N_, Cards
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PlayerHand:
     """One player's checked hand: parsed ``cards`` (``None`` if only a total was given), laid
     ``spreads``, and ``count``, the points that count against them (§0)."""
@@ -30,7 +30,7 @@ class PlayerHand:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CheckedHand:
     """An entry that passed §9.1 items 1–13: ``stake`` is a positive int (minor units);
     ``counts`` holds each hand's ``count``, by player in entry order."""
