@@ -1,7 +1,7 @@
 """The hand history's live region row by row (issue 11, small live updates): when only hands
 changed since the phone's version, ``/state?view=hands`` sends just those rows, the same HTML the
-whole region shows for them; anything else (a payment, a first hand, a new page, many changes)
-sends the whole region."""
+whole region shows for them; a payment sends no row (it changes none); anything else (a first
+hand, a new page, many changes) sends the whole region."""
 from __future__ import annotations
 
 import re
@@ -68,19 +68,37 @@ def test_a_void_and_a_correction_send_those_rows(client: Any, watched_table: dic
     same_html(corrected_row, region, 4)
 
 
-@pytest.mark.parametrize("change", ["payment", "first hand", "new page", "many hands"])
+def pay(client: Any, watched_table: dict[str, Any], amount: int) -> int:
+    paid = client.post(f"/api/v1/sessions/{watched_table['id']}/payments",
+                       headers=watched_table["headers"] | {"X-Device": "score keeper's laptop"},
+                       json={"from": "Dee", "to": "Tomás", "amount": amount, "confirm": True})
+    assert paid.status_code == 201, paid.get_json()
+    return int(paid.get_json()["id"])
+
+
+def test_a_payment_sends_no_row_and_its_news(client: Any, watched_table: dict[str, Any], night_data: dict[str, Any]) -> None:
+    """A payment changes no hand: the page is told so (no rows, no region), with the news."""
+    record(client, watched_table, night_data, 0, 3)
+    version = state(watched_table)["version"]
+    pay(client, watched_table, 25)
+    body = state(watched_table, version)
+    assert body["changed"] is True and body["rows"] == [] and "regions" not in body
+    assert body["version"] > version and len(body["news"]) == 1 and "Dee" in body["news"][0]
+    # beside a hand recorded, only that hand's row comes
+    version = body["version"]
+    record(client, watched_table, night_data, 3, 1)
+    pay(client, watched_table, 50)
+    assert [row["number"] for row in state(watched_table, version)["rows"]] == [4]
+
+
+@pytest.mark.parametrize("change", ["first hand", "new page", "many hands"])
 def test_other_changes_send_the_whole_region(
     client: Any, watched_table: dict[str, Any], night_data: dict[str, Any], change: str
 ) -> None:
-    before = {"payment": 3, "first hand": 0, "new page": 50, "many hands": 20}[change]
+    before = {"first hand": 0, "new page": 50, "many hands": 20}[change]
     record(client, watched_table, night_data, 0, before)
     version = state(watched_table)["version"]
-    if change == "payment":
-        paid = client.post(f"/api/v1/sessions/{watched_table['id']}/payments", headers=watched_table["headers"],
-                           json={"from": "Dee", "to": "Tomás", "amount": 25, "confirm": True})
-        assert paid.status_code == 201, paid.get_json()
-    else:
-        record(client, watched_table, night_data, before, 11 if change == "many hands" else 1)
+    record(client, watched_table, night_data, before, 11 if change == "many hands" else 1)
     body = state(watched_table, version)
     assert "rows" not in body and "data-live-rows" in body["regions"]["main"]
     if change == "new page":

@@ -222,15 +222,20 @@ def hands_state(db: Session, night: GameSession, actor: Actor, page: int = 1,
 
 
 HAND_EVENTS = frozenset({"hand_recorded", "hand_voided", "hand_restored", "hand_amended"})
+# changes that leave every row of the history as it was: what a payment moves shows on the
+# table and settle pages, not here
+NOT_IN_HISTORY = frozenset({"payment_recorded", "payment_voided"})
 
 
 @live.rows_of("hands")
 def hands_rows(db: Session, night: GameSession, actor: Actor,
                events: list[AuditEvent]) -> list[dict[str, Any]] | None:
     """History page 1 row by row: when every change since the phone's version is a hand
-    recorded, voided, restored or corrected, and the page keeps its frame (it had rows, and
-    no new page began), the HTML of those hands' rows (``[{"number", "html"}]``, oldest
-    first) that are on page 1; otherwise ``None`` (the whole region)."""
+    recorded, voided, restored or corrected (or a payment, which changes no row), and the page
+    keeps its frame (it had rows, and no new page began), the HTML of those hands' rows
+    (``[{"number", "html"}]``, oldest first) that are on page 1; otherwise ``None`` (the
+    whole region)."""
+    events = [e for e in events if e.action not in NOT_IN_HISTORY]
     if any(e.action not in HAND_EVENTS or e.hand_number is None for e in events):
         return None
     top = max([night.last_hand_number] + [e.hand_number for e in events])
