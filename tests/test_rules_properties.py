@@ -2,8 +2,10 @@
 and random house-rule toggles, plus random junk that must be refused cleanly."""
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from ledger.rules import HandError, RuleSet, parse_entry, score_entry, score_hand
@@ -234,3 +236,18 @@ def test_every_accepted_notation_round_trips(card: Card, style: str) -> None:
     parsed = Card.parse(text)
     assert parsed == card
     assert Card.parse(str(parsed)) == parsed
+
+
+def test_a_refusal_is_english_when_printed_and_survives_pickling() -> None:
+    """``str()`` of a refusal is its English sentence (put into words only when asked for),
+    and a refusal pickled whole (as from a worker process) keeps its code, field and words."""
+    entry = {"players": ["Dee", "Rosa"], "stake": 25, "outcome": {"kind": "discard_out", "winner": "Zed"},
+             "hands": {}}
+    with pytest.raises(HandError) as refused:
+        score_entry(entry)
+    err = refused.value
+    assert (err.code, err.field, str(err)) == ("unknown_player", "outcome.winner", "Zed is not seated at this table.")
+    assert repr(err) == "HandError('unknown_player', 'Zed is not seated at this table.', field='outcome.winner')"
+    copy = pickle.loads(pickle.dumps(err))
+    assert (type(copy), copy.code, copy.field, copy.params, str(copy)) == (
+        HandError, "unknown_player", "outcome.winner", {"name": "Zed"}, "Zed is not seated at this table.")

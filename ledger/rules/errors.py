@@ -74,3 +74,11 @@ class HandError(ValueError):
 
     def __repr__(self) -> str:
         return f"HandError({self.code!r}, {str(self)!r}, field={self.field!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pickled whole (a refusal raised in a worker process comes back as it was raised)
+        return _rebuilt, (self.code, self.template, self.field, self.params)
+
+
+def _rebuilt(code: str, template: str, field: str | None, params: dict[str, Any]) -> HandError:
+    return HandError(code, template, field, **params)
