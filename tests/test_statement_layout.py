@@ -152,6 +152,7 @@ def test_file_names_keep_the_night_name_in_its_own_script() -> None:
     report = dataclasses.replace(_report(("Dee", "Rosa"), 2), name="ליל שישי")
     assert file_name(report) == "ליל שישי-2024-11-30.pdf"
     assert file_name(report, "Rosa") == "ליל שישי-2024-11-30-Rosa.pdf"
+    assert file_name(report, pack=True) == "ליל שישי-2024-11-30-pack.pdf"
 
 
 @pytest.mark.parametrize(("name", "player", "fallback"), [

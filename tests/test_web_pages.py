@@ -545,6 +545,9 @@ def test_pdf_summary_download(client: Any, night_id: str, night_data: dict[str, 
     disposition = response.headers["Content-Disposition"]
     name = quote(night_data["name"], safe="")
     assert re.search(rf"filename\*=UTF-8''{re.escape(name)}-\d{{4}}-\d{{2}}-\d{{2}}\.pdf$", disposition), disposition
+    # the pack is named apart, so that a phone keeps both files
+    pack = client.get(f"/s/{night_id}/statements.pdf").headers["Content-Disposition"]
+    assert pack == disposition.replace(".pdf", "-pack.pdf"), pack
 
 
 # -- escaping ------------------------------------------------------------------------------------------

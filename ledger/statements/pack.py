@@ -110,7 +110,7 @@ def render(kind: str, report: SessionReport | ReportSource, seat: int | None = N
     if isinstance(report, ReportSource):
         report = report.shape()
     if kind == "pack":
-        return render_night_pack(report, locale=locale), file_name(report)
+        return render_night_pack(report, locale=locale), file_name(report, pack=True)
     if kind == "statement":
         if seat is None or not 1 <= seat <= len(report.players):
             raise IndexError(f"seat must be 1..{len(report.players)}, got {seat}")
@@ -123,12 +123,18 @@ def render(kind: str, report: SessionReport | ReportSource, seat: int | None = N
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]+')
 
 
-def file_name(report: SessionReport, player: str | None = None) -> str:
-    """``<night name>-<date>.pdf`` (``<night name>-<date>-<player>.pdf`` for a statement):
-    the night's local date, any script kept, characters no file system accepts replaced.
-    Send it with RFC 6266 ``filename*`` (the web layer does)."""
+PACK_SUFFIX = "pack"  # the same in every language, as the rest of a file name is
+
+
+def file_name(report: SessionReport, player: str | None = None, *, pack: bool = False) -> str:
+    """``<night name>-<date>.pdf`` for the summary, ``<night name>-<date>-<player>.pdf`` for a
+    statement, ``<night name>-<date>-pack.pdf`` for the night pack (so that a phone keeps the
+    summary and the pack side by side): the night's local date, any script kept, characters no
+    file system accepts replaced. Send it with RFC 6266 ``filename*`` (the web layer does)."""
     parts = [report.name, day_of(report.created_at, report.timezone)]
     if player is not None:
         parts.append(player)
+    elif pack:
+        parts.append(PACK_SUFFIX)
     stem = "-".join(_UNSAFE.sub("_", unicodedata.normalize("NFC", p)).strip(" ._") or "night" for p in parts)
     return f"{stem[:150]}.pdf"
