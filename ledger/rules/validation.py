@@ -206,7 +206,7 @@ def _check_required_hands(record: HandRecord) -> None:
             if hand is None or hand.cards is None:
                 raise HandError(
                     "missing_hand",
-                    N_("{name} claims a deal tonk: enter the {name}'s dealt cards, not just a total."),
+                    N_("{name} claims a deal tonk: enter {name}'s dealt cards, not just a total."),
                     f"hands.{name}", name=name,
                 )
     elif outcome.kind in ("knock", "dry_stock"):
