@@ -148,8 +148,8 @@ def amend_hand(
     entry; :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``), 409
     ``idempotency_key_reused`` (with the ``existing`` hand) for a key already used by another
     request (a recorded hand, another hand or version, other content), 404
-    ``hand_not_found``, 409 ``stale_version`` (with the ``current`` hand) when someone amended
-    it first, 409 ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
+    ``hand_not_found``, 422 ``invalid_entry`` (field ``version``) for a version the hand never
+    had, 409 ``stale_version`` (with the ``current`` hand) when someone amended it first, 409 ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
     """
     actor.require("amend")
     check_idempotency_key(submission.idempotency_key)
@@ -165,6 +165,10 @@ def amend_hand(
     current = get_hand(db, night, number)
     if night.status != "open":
         raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
+    if version > current.version:  # not a version another phone made: one that never was
+        raise NightError(422, "invalid_entry",
+                         N_("Hand {number} has no version {version}; its latest version is {latest}."),
+                         "version", None, number=number, version=version, latest=current.version)
     if current.version != version:
         raise NightError(409, "stale_version",
                          N_("Hand {number} was changed on another phone (now version {version}); "

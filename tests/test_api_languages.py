@@ -80,6 +80,17 @@ def hand(body: dict[str, Any]) -> Send:
 
 
 def stale_amend(client: Any, night: dict[str, Any], headers: dict[str, str], query: str) -> Any:
+    """Hand 1 corrected once (now version 2), then a correction of version 1 again."""
+    first = client.post(f"/api/v1/sessions/{night['id']}/hands", json=GOOD_KNOCK, headers=night["headers"])
+    assert first.status_code == 201
+    amended = client.post(f"/api/v1/sessions/{night['id']}/hands/1/amend", json=GOOD_KNOCK | {"version": 1},
+                          headers=night["headers"])
+    assert amended.status_code == 201
+    return client.post(f"/api/v1/sessions/{night['id']}/hands/1/amend{query}", json=GOOD_KNOCK | {"version": 1},
+                       headers=night["headers"] | headers)
+
+
+def amend_a_version_that_never_was(client: Any, night: dict[str, Any], headers: dict[str, str], query: str) -> Any:
     first = client.post(f"/api/v1/sessions/{night['id']}/hands", json=GOOD_KNOCK, headers=night["headers"])
     assert first.status_code == 201
     return client.post(f"/api/v1/sessions/{night['id']}/hands/1/amend{query}", json=GOOD_KNOCK | {"version": 7},
@@ -105,7 +116,9 @@ REFUSALS: list[tuple[str, Send, int, str, str | None, str]] = [
     ("hand_number_gap", hand(GOOD_KNOCK | {"number": 5}), 409, "hand_number_gap", "number",
      "The next hand is number 1, not 5."),
     ("stale_version", stale_amend, 409, "stale_version", "version",
-     "Hand 1 was changed on another phone (now version 1); compare both before amending again."),
+     "Hand 1 was changed on another phone (now version 2); compare both before amending again."),
+    ("unknown_version", amend_a_version_that_never_was, 422, "invalid_entry", "version",
+     "Hand 1 has no version 7; its latest version is 1."),
 ]
 IDS = [case[0] for case in REFUSALS]
 

@@ -115,6 +115,17 @@ def test_amend_keeps_both_versions_and_refuses_a_stale_one(client: Any, table: d
     assert change["actor_role"] == "host"
 
 
+def test_amending_a_version_the_hand_never_had_is_refused_as_such(client: Any, table: dict[str, Any]) -> None:
+    """A version ahead of the hand's latest was not made on another phone: 422, not 409."""
+    client.post(url(table, "/hands"), json=DISCARD, headers=table["host"])
+    ahead = client.post(url(table, "/hands/1/amend"), json=TONK | {"version": 7}, headers=table["host"])
+    assert ahead.status_code == 422
+    assert ahead.get_json() == {"error": "invalid_entry", "field": "version",
+                                "message": "Hand 1 has no version 7; its latest version is 1."}
+    versions = client.get(url(table, "/hands/1/versions"), headers=table["viewer"]).get_json()["versions"]
+    assert [(v["version"], v["status"], v["outcome"]["kind"]) for v in versions] == [(1, "counted", "discard_out")]
+
+
 def test_undo_voids_the_last_counted_hand(client: Any, table: dict[str, Any]) -> None:
     client.post(url(table, "/hands"), json=DISCARD, headers=table["host"])
     client.post(url(table, "/hands"), json=TONK, headers=table["host"])
