@@ -64,12 +64,13 @@ def parse_amount(text: str, currency: str) -> int:
 
     Accepts ASCII digits with an optional decimal separator and surrounding spaces. The
     separator is '.', or a single ',' when there is no '.' (``"1,50"`` as typed in most of
-    Europe is 150 cents; ``"1,000"`` in USD is refused for its decimals, never read as 1000):
+    Europe is 150 cents; ``"1,000"`` in USD is refused as it could mean 1000 or 1.00, never guessed):
     ``parse_amount("0.25", "USD") == 25``, ``parse_amount("5", "USD") == 500``,
     ``parse_amount("5", "JPY") == 5``. Trailing zeros beyond the currency's digits are fine
-    (``"0.250"`` in EUR is 25); a value that needs more digits is refused. ``"1.000"`` or
-    ``"1.500"`` in a currency of fewer than three decimals is refused too: where a dot groups
-    thousands (Turkish, Spanish) it means a thousand, and a guess either way could be 1000× off.
+    (``"0.250"`` in EUR is 25); a value that needs more digits is refused. ``"1.000"``,
+    ``"1.500"`` or ``"1,000"`` in a currency of fewer than three decimals is refused too: where a
+    dot groups thousands (Turkish, Spanish) or a comma does (English), it means a thousand, and a
+    guess either way could be 1000× off.
 
     Raises :class:`AmountError` (a ``ValueError``; its text quotes the input) for empty text, a negative amount, anything
     that is not a plain decimal number (no ',' separators, signs or symbols), more decimals than
@@ -84,11 +85,13 @@ def parse_amount(text: str, currency: str) -> int:
                           N_("Amount must not be negative, got {amount}."), amount=repr(text))
     if "." not in cleaned and cleaned.count(",") == 1:
         whole, _, decimals = cleaned.partition(",")
-        if len(decimals) > digits:  # "1,000" could mean a thousand: never guess
+        cleaned = f"{whole}.{decimals}"
+        # "1,000" could mean a thousand (as typed in English): refused as a dot that may group
+        # thousands is, below; other decimals beyond the currency's are refused here
+        if len(decimals) > digits and not (digits < 3 and _GROUPED.fullmatch(cleaned)):
             raise AmountError(f"{text.strip()!r} has more decimals than {currency} allows ({digits})",
                               N_("{amount} has more decimals than {currency} allows ({digits})."),
                               amount=repr(text.strip()), currency=currency, digits=digits)
-        cleaned = f"{whole}.{decimals}"
     if not _AMOUNT.fullmatch(cleaned):
         raise AmountError(
             f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'",

@@ -58,8 +58,9 @@ def test_parse_amount(text, currency, minor):
         (" -0.25", "USD", "must not be negative"),
         ("", "USD", "empty"),
         ("   ", "USD", "empty"),
-        ("1,000", "USD", r"'1,000' has more decimals than USD allows \(2\)"),  # never read as 1000
-        ("1,000", "JPY", "more decimals than JPY allows"),
+        ("1,0000", "USD", r"'1,0000' has more decimals than USD allows \(2\)"),
+        ("0,255", "EUR", r"'0,255' has more decimals than EUR allows \(2\)"),  # not a thousands group
+        ("1,2345", "BHD", r"more decimals than BHD allows \(3\)"),
         ("1,000.50", "USD", "not an amount"),
         ("1,2,3", "EUR", "not an amount"),
         ("$5", "USD", "not an amount"),
@@ -148,6 +149,9 @@ def test_parse_amount_accepts_a_decimal_comma(text, currency, minor):
     ("1.500", "EUR", "1500", "1.50"),
     ("25.500", "USD", "25500", "25.50"),
     ("1.000", "JPY", "1000", "1"),
+    ("1,000", "USD", "1000", "1.00"),  # a thousand dollars typed the English way: never $1.00
+    ("1,500", "USD", "1500", "1.50"),
+    ("1,000", "JPY", "1000", "1"),
 ])
 def test_a_dot_that_may_group_thousands_is_refused_not_guessed(text: str, currency: str, thousands: str,
                                                                small: str) -> None:
