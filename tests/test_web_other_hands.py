@@ -158,3 +158,10 @@ def test_the_api_takes_the_losers_cards_as_it_always_has(client: Any, open_night
     assert recorded.get_json()["net"] == {"Dee": -50, "Marcus": -50, "Rosa": 150, "Tomás": -50}
     (hand,) = client.get(url, headers=open_night["headers"]).get_json()["hands"]
     assert hand["hands"] == {"Dee": {"cards": ["KH", "2C"], "total": 12}}
+
+
+def test_a_total_field_takes_the_rules_bounds(client: Any, night_id: str) -> None:
+    """The phone refuses what the server would (a knock at five cards: 1 to 50), not 0 to 99."""
+    page = client.get(f"/s/{night_id}/record?kind=knock&who=0&step=hands").get_data(as_text=True)
+    fields = re.findall(r'<input id="total-(\d)" name="total-\d" type="number" inputmode="numeric" min="(\d+)" max="(\d+)"', page)
+    assert fields == [(str(seat), "1", "50") for seat in range(4)], fields

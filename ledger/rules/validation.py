@@ -368,15 +368,7 @@ def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: Ha
     if player == _went_out(record):
         return total  # already checked to be 0
     outcome = record.outcome
-    knocker = outcome.kind == "knock" and player == outcome.knocker
-    max_cards = rules.hand_size if outcome.kind == "deal_tonk" else rules.max_hand_cards(knocker=knocker)
-    per_card = max(10, rules.joker_hand_value if rules.jokers else 0)
-    highest = per_card * max_cards
-    can_be_zero = (rules.jokers and rules.joker_hand_value == 0) or not rules.held_spreads_count
-    if outcome.kind == "deal_tonk":
-        lowest = lowest_deal_total(rules)
-    else:
-        lowest = 0 if can_be_zero else 1
+    lowest, highest = total_range(rules, outcome.kind, knocker=outcome.kind == "knock" and player == outcome.knocker)
     if not lowest <= total <= highest:
         raise HandError(
             "total_out_of_range",
@@ -384,6 +376,20 @@ def _check_total_range(rules: RuleSet, record: HandRecord, player: str, hand: Ha
             f"hands.{player}.total", player=player, total=total, lowest=lowest, highest=highest,
         )
     return total
+
+
+def total_range(rules: RuleSet, kind: str, *, knocker: bool = False) -> tuple[int, int]:
+    """``(lowest, highest)`` total a hand still held at the end of a ``kind`` hand can declare
+    (§9.1 item 11; §1.1 and §1.4 for the points): at most the most cards it can hold (one more
+    for a ``knocker`` when ``drop_timing`` is ``any``) at 10 points each, or a joker's value if
+    higher; at least 1, or 0 where a joker counts 0 or held spreads do not count; a dealt hand
+    at least :func:`lowest_deal_total`. The phone's total fields take the same bounds."""
+    max_cards = rules.hand_size if kind == "deal_tonk" else rules.max_hand_cards(knocker=knocker)
+    per_card = max(10, rules.joker_hand_value if rules.jokers else 0)
+    if kind == "deal_tonk":
+        return lowest_deal_total(rules), per_card * max_cards
+    can_be_zero = (rules.jokers and rules.joker_hand_value == 0) or not rules.held_spreads_count
+    return (0 if can_be_zero else 1), per_card * max_cards
 
 
 def lowest_deal_total(rules: RuleSet) -> int:

@@ -1,0 +1,50 @@
+"""The bounds of a declared total (RULES.md §9.1 item 11): ``total_range`` is what the engine
+refuses outside of, and what the phone's total fields take as their min and max."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ledger.rules import HandError, RuleSet, score_entry
+from ledger.rules.validation import total_range
+
+PLAYERS = ["Dee", "Rosa", "Tomás"]
+RULES = [
+    {"preset": "classic"},
+    {"preset": "classic", "toggles": {"hand_size": 7, "drop_timing": "any"}},
+    {"preset": "classic", "toggles": {"jokers": 2, "joker_hand_value": 0}},
+    {"preset": "classic", "toggles": {"jokers": 2, "joker_hand_value": 10, "held_spreads_count": False}},
+]
+
+
+def refused_code(ruleset: dict[str, Any], kind: str, who: str, total: int) -> str | None:
+    """The code a ``kind`` hand is refused with when ``who`` declares ``total`` (the others 5)."""
+    outcome = {"kind": "knock", "knocker": "Dee"} if kind == "knock" else {"kind": "dry_stock"}
+    hands = {name: {"total": total if name == who else 5} for name in PLAYERS}
+    try:
+        score_entry({"ruleset": ruleset, "players": PLAYERS, "stake": 25, "outcome": outcome, "hands": hands})
+    except HandError as err:
+        return err.code
+    return None
+
+
+@pytest.mark.parametrize("ruleset", RULES)
+@pytest.mark.parametrize(("kind", "who"), [("knock", "Dee"), ("knock", "Rosa"), ("dry_stock", "Rosa")])
+def test_the_engine_refuses_a_total_just_outside_the_range_and_no_other(ruleset: dict[str, Any], kind: str, who: str) -> None:
+    lowest, highest = total_range(RuleSet.from_spec(ruleset), kind, knocker=kind == "knock" and who == "Dee")
+    assert 0 <= lowest <= 1 and highest >= 50
+    for inside in (lowest, highest):
+        assert refused_code(ruleset, kind, who, inside) != "total_out_of_range", inside
+    for outside in (lowest - 1, highest + 1):
+        assert refused_code(ruleset, kind, who, outside) == "total_out_of_range", outside
+
+
+def test_the_ranges_follow_the_house_rules() -> None:
+    classic = RuleSet.from_spec({"preset": "classic"})
+    assert total_range(classic, "knock") == total_range(classic, "knock", knocker=True) == (1, 50)
+    seven_any = RuleSet.from_spec({"preset": "classic", "toggles": {"hand_size": 7, "drop_timing": "any"}})
+    assert (total_range(seven_any, "knock"), total_range(seven_any, "knock", knocker=True)) == ((1, 70), (1, 80))
+    assert total_range(RuleSet.from_spec({"preset": "classic", "toggles": {"held_spreads_count": False}}),
+                       "dry_stock") == (0, 50)
+    assert total_range(classic, "deal_tonk") == (6, 50)  # four aces and a 2
