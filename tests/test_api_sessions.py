@@ -338,6 +338,10 @@ def test_absurd_stakes_are_refused(client: Any, night_data: dict[str, Any], stak
     scored = client.post("/api/v1/score", json={"players": ["A", "B"], "stake": stake,
                                                 "outcome": {"kind": "discard_out", "winner": "A"}})
     assert scored.status_code == 422 and scored.get_json()["error"] == "invalid_stake"
+    # what was sent is quoted, unless it is too long to be worth reading
+    got = "'too large'" if stake >= 10**18 else str(stake)
+    assert response.get_json()["message"] == (
+        f"The stake must be a positive whole number of minor units (cents) up to 1,000,000,000; got {got}.")
 
 
 def test_absurd_numbers_elsewhere_are_refused(client: Any, open_night: dict[str, Any]) -> None:

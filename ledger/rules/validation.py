@@ -134,6 +134,10 @@ def check_table(rules: RuleSet, players: tuple[str, ...]) -> None:
 MAX_STAKE_MINOR = 10**9
 
 
+# a stake refused as too large is quoted when shorter than this (a number of thousands of digits
+# is named 'too large' instead: Python will not even turn it into text)
+SHOWN_BELOW = 10**18
+
 # what check_stake refuses, by what is checked: (value shown, value too large)
 STAKE_REFUSALS = {
     "stake": (
@@ -155,7 +159,7 @@ def check_stake(stake: Any, field: str = "stake", code: str = "invalid_stake", w
     if type(stake) is not int or not 0 < stake <= MAX_STAKE_MINOR:
         shown, too_large = STAKE_REFUSALS[what]
         most = f"{MAX_STAKE_MINOR:,}"
-        if type(stake) is int and stake > 0:
+        if type(stake) is int and stake >= SHOWN_BELOW:
             raise HandError(code, too_large, field, most=most)
         raise HandError(code, shown, field, most=most, shown=repr(stake))
     return stake
