@@ -152,12 +152,12 @@ def test_worker_processes_render_the_pdf_and_a_dead_worker_is_replaced() -> None
     ask(pool, cache, "pack", render, ("pack", report, None, "en_US"), answers)
     pdf, name = answers[0]
     here, here_name = render("pack", report, None, "en_US")
-    assert name == here_name == "Pool night-2026-01-03.pdf"
+    assert name == here_name == "Pool night-2026-01-03-pack.pdf"
     assert text_of(pdf) == text_of(here) and "Pool night" in text_of(pdf)
     ask(pool, cache, "dies", os._exit, (3,), answers)
     assert isinstance(answers[1], BrokenProcessPool)
     ask(pool, cache, "summary", render, ("summary", report, None, "en_US"), answers)
-    assert answers[2][1] == name and text_of(answers[2][0]) in text_of(pdf)
+    assert answers[2][1] == "Pool night-2026-01-03.pdf" and text_of(answers[2][0]) in text_of(pdf)
     assert pool.renders == 4  # the pack, the dying job twice, the summary
     assert sorted(cache.stored) == ["pack", "summary"]
     pool.shutdown()
