@@ -149,7 +149,8 @@ def amend_hand(
     ``idempotency_key_reused`` (with the ``existing`` hand) for a key already used by another
     request (a recorded hand, another hand or version, other content), 404
     ``hand_not_found``, 422 ``invalid_entry`` (field ``version``) for a version the hand never
-    had, 409 ``stale_version`` (with the ``current`` hand) when someone amended it first, 409 ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
+    had, 409 ``stale_version`` (with the ``current`` hand) when someone amended it first, 409
+    ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
     """
     actor.require("amend")
     check_idempotency_key(submission.idempotency_key)
