@@ -212,7 +212,7 @@ def kept(db: Session, night: GameSession) -> Figures:
         paid={p: int(rows.get(p, nothing)[1]) for p in order},
         last_hand={p: None if rows.get(p, nothing)[2] is None else int(rows[p][2]) for p in order},
         counted_hands=int(counted),
-        stakes=[StakeChange(int(h), int(s)) for h, s in stakes],
+        stakes=_stake_changes(stakes),
         last_number=int(last_number),
     )
 
@@ -241,8 +241,12 @@ def counted_hands(db: Session, night: GameSession) -> int:
 def stake_changes(db: Session, night: GameSession) -> list[StakeChange]:
     """Where the stake changed (kept), as :func:`ledger.timeline.stake_changes` works it out
     from every hand; the last entry is the current stake."""
-    stakes = db.connection().execute(_STAKES, {"night": night.id}).scalar_one()
-    return [StakeChange(int(h), int(s)) for h, s in stakes]
+    return _stake_changes(db.connection().execute(_STAKES, {"night": night.id}).scalar_one())
+
+
+def _stake_changes(stored: list[list[int]]) -> list[StakeChange]:
+    """``GameSession.stakes`` as stored (``[[from_hand, stake_minor], ...]``) as changes."""
+    return [StakeChange(int(h), int(s)) for h, s in stored]
 
 
 def _by_player(db: Session, night: GameSession, figure: str, default: int | None) -> dict[str, Any]:
