@@ -424,12 +424,27 @@
     });
   }
 
+  /* Resolves once the service worker controls this page. A page opened while the worker was
+     still starting, or reloaded past it, is not controlled: it asks the worker to take it
+     (sw.js, "claim"), so that saving a hand offline goes back to the table's kept copy. Waits
+     RETRY_MS at most: a worker that does not answer leaves the page as it is. */
+  function takenByWorker(registration) {
+    var workers = navigator.serviceWorker;
+    if (workers.controller || !registration || !registration.active) return undefined;
+    return new Promise(function (resolve) {
+      var timer = setTimeout(resolve, RETRY_MS);
+      workers.addEventListener("controllerchange", function () { clearTimeout(timer); resolve(); }, { once: true });
+      registration.active.postMessage("claim");
+    });
+  }
+
   function start() {
     if (!window.indexedDB || !window.fetch) return;
     var ready = Promise.resolve();
     if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
       ready = navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" })
         .then(function () { return navigator.serviceWorker.ready; })
+        .then(takenByWorker)
         .then(function () { return keepOfflinePage(); })
         .then(function () { return navigator.onLine ? keepTablePages() : undefined; })
         .catch(function () {});

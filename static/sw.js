@@ -26,6 +26,13 @@ var OFFLINE_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8">'
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 
+/* A page this worker does not control asks to be taken ("claim", from offline-queue.js): a page
+   whose address was fetched while the worker was still starting (clients.claim() at activation
+   passes over a page still loading), or one reloaded past the worker (a hard reload). */
+self.addEventListener("message", function (event) {
+  if (event.data === "claim") event.waitUntil(self.clients.claim());
+});
+
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (n) { return KEEP.indexOf(n) < 0; })

@@ -257,3 +257,37 @@ def test_the_table_kept_on_the_phone_is_marked_when_the_server_does_not_answer(
     page.reload()
     assert page.locator("html").get_attribute("data-kept-copy") is None
     assert page.locator("[data-offline-note]").is_hidden()
+
+
+def test_a_page_opened_past_the_service_worker_is_taken_under_it_before_it_says_ready(
+    phone: Any, wifi_server: tuple[str, Wifi], night_data: dict[str, Any]
+) -> None:
+    """A page the service worker does not control (opened while the worker was still starting,
+    or reloaded past it, as a hard reload does) asks the worker to take it, and says it can
+    work offline only once it is taken: saving a hand offline then goes back to the table's
+    kept copy, as on every other page."""
+    base, wifi = wifi_server
+    page = phone
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.goto(f"{base}/s/{session_id}")
+    wait_until_offline_ready(page)
+    # a reload that bypasses the service worker: the page it gives is not controlled
+    cdp = page.context.new_cdp_session(page)
+    with page.expect_navigation():
+        cdp.send("Page.reload", {"ignoreCache": True})
+    cdp.detach()  # an open session of its own would keep the page's network as it was (online)
+    wait_until_offline_ready(page)
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == f"{base}/sw.js"
+
+    go_offline(page, wifi)
+    try:
+        with page.expect_navigation():
+            page.locator('.quick-outcomes button[value="discard_out"]').tap()
+        page.locator("label.pick").filter(has=page.get_by_text("Marcus", exact=True)).tap()
+        with page.expect_navigation():
+            page.get_by_role("button", name="Check payouts").tap()
+        assert page.url.endswith(f"/s/{session_id}")  # back on the table, as last seen
+        assert page.locator("#offline-queue .badge-waiting").inner_text() == "1 waiting to send"
+    finally:
+        go_online(page, wifi)
