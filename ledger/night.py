@@ -309,6 +309,10 @@ def close_night(
     db.add(night)
     audit(db, night, actor, "session_closed", after={"net": balances(db, night)})
     if before_commit is not None:
-        before_commit()
+        try:
+            before_commit()
+        except BaseException:
+            db.rollback()  # the night stays open, as it was
+            raise
     db.commit()
     return night

@@ -221,13 +221,18 @@ def settlement(session_id: str) -> Any:
 @bp.post("/sessions/<session_id>/close")
 def close(session_id: str) -> Any:
     """Host: close the night. Body optional: ``{"carry_over": true}`` carries what a club
-    night still owes into the club's balances (422 ``invalid_entry`` outside a club)."""
+    night still owes into the club's balances (422 ``invalid_entry`` outside a club); without
+    it a club night closes settled in cash. Closing a closed night again answers 200 as
+    before, or 409 ``session_closed`` (field ``carry_over``, with ``carried``) when the body
+    asks for the other choice than the one the night was closed with."""
     night, actor = authorised(session_id, "close")
     from ledger.api.club_schemas import CloseSchema
     from ledger.api.clubs import close_club_night
 
     raw = request.get_data(cache=True)
-    carry_over = load(CloseSchema(), json_body())["carry_over"] if raw.strip() else False
+    body = json_body() if raw.strip() else {}
+    loaded = load(CloseSchema(), body)
+    carry_over = loaded["carry_over"] if "carry_over" in body else None  # None: no choice said
     db = get_session()
     close_club_night(night, actor, carry_over)
     return jsonify(ledger_night.session_json(db, night))

@@ -212,9 +212,10 @@ def create_club_night(data: dict[str, Any], raw: dict[str, Any]) -> Any:
     return response, 201
 
 
-def close_club_night(night: Any, actor: Any, carry_over: bool) -> None:
-    """``POST /api/v1/sessions/{id}/close`` with ``carry_over``: 422 ``invalid_entry`` naming
-    ``carry_over`` for a night outside clubs."""
+def close_club_night(night: Any, actor: Any, carry_over: bool | None) -> None:
+    """``POST /api/v1/sessions/{id}/close`` with ``carry_over`` (``None`` when the body does not
+    say): 422 ``invalid_entry`` naming ``carry_over`` for a night outside clubs asked to carry;
+    409 ``session_closed`` from :func:`ledger.clubs.carry.close_night`."""
     db = get_session()
     link = carry.club_night(db, night)
     if link is None:

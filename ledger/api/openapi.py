@@ -153,7 +153,8 @@ def _paths() -> dict[str, dict[str, Any]]:
         "/sessions/{session_id}/settlement": {"get": _op(
             "The minimal plan for what is still outstanding.", {200: _json(out.SettlementSchema, "The plan.")}, ())},
         "/sessions/{session_id}/close": {"post": _op(
-            "Host only: no more hands or voids (closing twice changes nothing).", {200: session}, ())},
+            "Host only: no more hands or voids (closing twice changes nothing; 409 session_closed when a club "
+            "night's body asks for the other carry_over than it was closed with).", {200: session}, (409,))},
         "/sessions/{session_id}/summary.pdf": {"get": _op("The PDF session summary.", {200: pdf}, (503,))},
         "/sessions/{session_id}/statements/{seat}.pdf": {"get": _op(
             "One player's statement (seat 1..n in seat order; 404 seat_not_found for another seat).",

@@ -13,6 +13,7 @@ from ledger import night as ledger_night
 from ledger import seating
 from ledger.api.requests import authorised, bp, json_body, load
 from ledger.api.seating_schemas import LeaveSchema, RenameSchema, SitInSchema, StakeSchema, SwapSchema
+from ledger.clubs import seat_renames
 from ledger.db import get_session
 
 
@@ -76,6 +77,6 @@ def rename(session_id: str) -> Any:
     night, actor = authorised(session_id, "seat")
     data = load(RenameSchema(), json_body())
     db = get_session()
-    seating.rename_player(db, night, data["old"], data["new"], actor)
+    seat_renames.rename_player(db, night, data["old"], data["new"], actor)
     return jsonify({"players": list(night.players), "from": data["old"], "to": data["new"],
                     "net": ledger_night.balances(db, night)})

@@ -82,12 +82,11 @@ def start_night(
     raise RuntimeError("could not seat the club night")
 
 
-def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = False,
-                 actor: ClubActor | None = None) -> dict[str, ClubMember]:
-    """Each name that sat at ``night`` (:func:`ledger.timeline.seat_order`) → its member.
-    Seats renamed during the night follow their ``player_renamed`` events; a player who sat in
-    under a new name is found on the roster by name, or with ``add`` (inside the caller's write
-    transaction) joins it and gets a seat row."""
+def seat_member_ids(db: Session, night: GameSession) -> dict[str, int]:
+    """Each seat of ``night`` that has a seat row (a :class:`ClubSeat`: the seats it started with,
+    and, once closed, every seat) → its member's id, under the seat's name now: the rows keep
+    the name a seat had when its row was written, and renames follow its ``player_renamed``
+    events."""
     by_name: dict[str, int] = {s.name: s.member_id for s in db.exec(
         select(ClubSeat).where(ClubSeat.session_id == night.id))}
     renames = db.exec(select(AuditEvent).where(AuditEvent.session_id == night.id,
@@ -96,6 +95,21 @@ def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = Fal
         old, new = event.detail.get("before", {}).get("name"), event.detail.get("after", {}).get("name")
         if old in by_name:
             by_name[new] = by_name.pop(old)
+    return by_name
+
+
+def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = False,
+                 actor: ClubActor | None = None) -> dict[str, ClubMember]:
+    """Each name that sat at ``night`` (:func:`ledger.timeline.seat_order`) → its member.
+    Seats with a row follow it (:func:`seat_member_ids`); a player who sat in under a new name
+    is found on the roster by name, or with ``add`` (inside the caller's write transaction)
+    joins it and gets a seat row.
+
+    With ``add``, raises :class:`HandError` 422 ``duplicate_player`` (field ``players``) when
+    the member a name finds already sits at the night under another seat's name (Rosa's seat
+    renamed "Rosie", then "Rosa" seated again): one member cannot hold two seats' money."""
+    by_name = seat_member_ids(db, night)
+    seated_as = {member_id: name for name, member_id in by_name.items()}
     out: dict[str, ClubMember] = {}
     for name in seat_order(night):
         member = db.get(ClubMember, by_name[name]) if name in by_name else member_by_name(db, club, name)
@@ -103,18 +117,44 @@ def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = Fal
             member = join_roster(db, club, name, actor or ClubActor("owner"), "players")
         if member is not None:
             if add and name not in by_name:
+                if member.id in seated_as:
+                    raise HandError("duplicate_player",
+                                    N_("{name} and {seat} are both the club member {member}; rename one of them "
+                                       "before closing the night."),
+                                    "players", name=name, seat=seated_as[member.id], member=member.name)
                 db.add(ClubSeat(session_id=night.id, member_id=member.id, name=name))
+                seated_as[member.id] = name
             out[name] = member
     return out
 
 
-def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry_over: bool) -> GameSession:
+def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry_over: bool | None) -> GameSession:
     """Close a club night (:func:`ledger.night.close_night`) and, in the same transaction, say
     what happens to what is still owed: with ``carry_over`` each member's outstanding amount
-    joins their running club balance, else it was settled in cash. Closing again changes
-    nothing. Raises :class:`~ledger.access.AccessDenied` unless the night's host."""
-    if night.status == "closed":
+    joins their running club balance, else (``False`` or ``None``) it was settled in cash.
+
+    Closing again with the same choice, or with ``None`` (no choice said), changes nothing.
+    Raises :class:`NightError` 409 ``session_closed`` (field ``carry_over``, with ``carried``)
+    when the night was already closed the other way (by another phone, perhaps at the same
+    moment): the first choice stands, and the phone is told which it was;
+    :class:`HandError` 422 ``duplicate_player`` from :func:`seat_members`;
+    :class:`~ledger.access.AccessDenied` unless the night's host."""
+    if night.status != "closed":
+        night = _close(db, club, night, actor, bool(carry_over))
+    link = db.get(ClubNight, night.id)
+    if carry_over is None or link is None or link.carried is None or link.carried == carry_over:
         return night
+    if link.carried:
+        raise NightError(409, "session_closed",
+                         N_("This night was already closed, and what was still owed was carried into the balances "
+                            "of {club}."), "carry_over", {"carried": True}, club=club.name)
+    raise NightError(409, "session_closed",
+                     N_("This night was already closed and settled in cash; nothing was carried into the "
+                        "balances of {club}."), "carry_over", {"carried": False}, club=club.name)
+
+
+def _close(db: Session, club: Club, night: GameSession, actor: Actor, carry_over: bool) -> GameSession:
+    """:func:`close_night`'s closing transaction (a night closed meanwhile is returned as it is)."""
 
     def carry() -> None:
         link = db.get(ClubNight, night.id)

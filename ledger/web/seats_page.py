@@ -20,6 +20,7 @@ from ledger import figures
 from ledger import night as ledger_night
 from ledger import seating
 from ledger.access import Actor
+from ledger.clubs import seat_renames
 from ledger.db import get_session
 from ledger.i18n import _, ngettext
 from ledger.models import GameSession
@@ -181,7 +182,7 @@ def rename(session_id: str) -> Any:
     night, actor = authorised(session_id, "seat")
     typed = _typed("from", "to")
     try:
-        seating.rename_player(get_session(), night, typed["from"], typed["to"], actor)
+        seat_renames.rename_player(get_session(), night, typed["from"], typed["to"], actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "rename", typed, err)
     return _done(night, _("{old} is now {new}.", old=normalise_name(typed["from"]), new=normalise_name(typed["to"])))

@@ -23,6 +23,7 @@ from ledger.names import normalise_name
 from ledger.payments import carried_into
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
+from ledger.rules import HandError
 from ledger.timeline import seat_order
 from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
@@ -145,7 +146,10 @@ def close(session_id: str) -> Any:
         )
     from ledger.web.club_pages import close_night as close_club_aware
 
-    flash(close_club_aware(night, actor, carry_over), "success")
+    try:
+        flash(close_club_aware(night, actor, carry_over), "success")
+    except (HandError, NightError) as err:  # closed the other way meanwhile; two seats as one member
+        flash(err.message, "error")
     return redirect(url_for("web.settle", session_id=night.id))
 
 
