@@ -25,6 +25,7 @@ from sqlmodel import Session, select
 from ledger import access, figures
 from ledger import night as ledger_night
 from ledger.clubs.carry import balances, carried_of, nights_of, payments_of, seat_members
+from ledger.clubs.import_checks import NOT_READABLE, check_document
 from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNight, ClubPayment, ClubSeat
 from ledger.clubs.roster import add_keys, club_secrets, members_of, name_key
 from ledger.names import normalise_name
@@ -34,6 +35,7 @@ from ledger.i18n import LANGUAGES, N_
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
 from ledger.rules import HandError
+from ledger.settlement import settle
 
 FORMAT = "tonk-ledger-club"
 VERSION = 1
@@ -115,21 +117,39 @@ def _language(value: Any) -> str | None:
 def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, dict[str, str]]:
     """Store an exported club as a new club (committed) → ``(club, owner token, {new night id:
     host token})``. Every id is new; times, entries, results, payments and history are kept.
-    Raises :class:`HandError` ``invalid_entry`` for a document that is not a club export."""
+    Raises :class:`HandError` 422 for a document that is not a club export, naming the field
+    where it can (:func:`ledger.clubs.import_checks.check_document`), ``invalid_entry`` for one
+    whose books do not add up to zero or that repeats what must be unique (a member, a night's
+    seat, a hand's version). Nothing is stored unless all of it is."""
+    try:
+        check_document(document)
+    except HandError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _unreadable(exc) from None
     for _attempt in range(3):
         begin_write(db)
         try:
             club, token, night_tokens = _store(db, document)
+            settle(balances(db, club))  # books that do not add up are refused before they are kept
             db.commit()
-        except IntegrityError:  # a drawn code already used: draw again
+        except IntegrityError:  # a drawn code already used (draw again), or the document repeats itself
             db.rollback()
             continue
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             db.rollback()
-            raise HandError("invalid_entry", N_("The document is not a club export this server can read ({detail})."),
-                            None, detail=str(exc)) from None
+            raise _unreadable(exc) from None
+        except BaseException:
+            db.rollback()
+            raise
         return club, token, night_tokens
-    raise RuntimeError("could not draw unique club secrets")
+    # three fresh draws of secrets all taken is not chance: the document repeats what must be unique
+    raise HandError("invalid_entry", N_("The document repeats what must be unique: a member, a seat at a night, "
+                                        "or a version of a hand."), None)
+
+
+def _unreadable(exc: BaseException) -> HandError:
+    return HandError("invalid_entry", NOT_READABLE, None, detail=str(exc))
 
 
 def _store(db: Session, doc: Mapping[str, Any]) -> tuple[Club, str, dict[str, str]]:

@@ -1,0 +1,76 @@
+"""What a club export must hold before :func:`ledger.clubs.export.import_club` stores any of it.
+
+The import needs no login, so its document is untrusted: a club is stored only whole and
+readable afterwards. These checks refuse, with the field named, what the rest of the app
+cannot read later (a currency or time zone this server does not know, a name that is not a
+name, rules that do not build, a night status or stake that is not one); what must be unique
+(a member, a night's seat, a hand's version) is caught by the database's own constraints at
+store time, and whether the club's books add up to zero by the settlement, before the commit.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ledger.clubs.roster import MAX_MEMBER_NAME
+from ledger.i18n import N_
+from ledger.money import UNKNOWN_CURRENCY, minor_digits
+from ledger.names import clean_name
+from ledger.night import MAX_EXACT_TOTAL, MAX_NAME
+from ledger.rules import PRESETS, HandError, RuleSet
+from ledger.zones import is_known_zone
+
+NIGHT_STATUSES = ("open", "closed")
+NOT_READABLE = N_("The document is not a club export this server can read ({detail}).")
+
+
+def check_document(doc: Mapping[str, Any]) -> None:
+    """Raise :class:`HandError` 422 (``invalid_entry``, or the name and rule refusals of
+    :func:`ledger.names.clean_name` and :class:`~ledger.rules.RuleSet`) naming the first field
+    of ``doc`` the app could not read back after storing it; the shape itself (keys, types of
+    containers) is :class:`~ledger.api.club_schemas.ClubImportSchema`'s and the store's."""
+    source = doc["club"]
+    clean_name(source["name"] if isinstance(source["name"], str) else "", "club.name", 120)
+    currency = source["currency"]
+    if not isinstance(currency, str) or currency != currency.upper() or not _known_currency(currency):
+        raise HandError("invalid_entry", UNKNOWN_CURRENCY, "club.currency", code=repr(currency))
+    zone = source.get("timezone") or "UTC"
+    if not isinstance(zone, str) or not is_known_zone(zone):
+        raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."),
+                        "club.timezone")
+    for index, row in enumerate(doc["members"]):
+        clean_name(row["name"] if isinstance(row["name"], str) else "", f"members[{index}].name", MAX_MEMBER_NAME)
+    for index, entry in enumerate(doc["nights"]):
+        _check_night(entry["session"], f"nights[{index}].session")
+
+
+def _check_night(session: Mapping[str, Any], where: str) -> None:
+    for field in ("players", "roster"):
+        names = session[field]
+        if not isinstance(names, list):
+            raise HandError("invalid_entry", NOT_READABLE, f"{where}.{field}", detail=f"{field} is not a list")
+        for index, name in enumerate(names):
+            clean_name(name if isinstance(name, str) else "", f"{where}.{field}[{index}]", MAX_NAME)
+    if session["status"] not in NIGHT_STATUSES:
+        raise HandError("invalid_entry", NOT_READABLE, f"{where}.status", detail="status is not open or closed")
+    stake = session["stake"]
+    if type(stake) is not int or not 0 < stake <= MAX_EXACT_TOTAL:
+        raise HandError("invalid_entry", NOT_READABLE, f"{where}.stake", detail="stake is not a positive amount")
+    if not isinstance(session["ruleset"], dict):
+        raise HandError("invalid_entry", NOT_READABLE, f"{where}.ruleset", detail="ruleset is not an object")
+    try:
+        preset = session["ruleset"].get("preset", "classic")
+        if not isinstance(preset, str) or preset not in PRESETS:  # stored under its own name, never an alias:
+            # the pages read its title and usual rules by it
+            raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."),
+                            "ruleset.preset", name=repr(preset), known=", ".join(PRESETS))
+        RuleSet.from_snapshot(session["ruleset"])
+    except HandError as err:  # the rules' own refusal, its field found inside this night
+        raise HandError(err.code, err.template, f"{where}.{err.field or 'ruleset'}", **err.params) from None
+
+
+def _known_currency(code: str) -> bool:
+    try:
+        minor_digits(code)
+    except ValueError:
+        return False
+    return True
