@@ -162,9 +162,11 @@ class HandTransfer(SQLModel, table=True):
 class Payment(SQLModel, table=True):
     """Money handed over at settle-up: ``payer`` gave ``payee`` ``amount_minor`` (positive,
     partial amounts allowed). ``status`` is ``counted`` or ``voided``. ``kind`` is ``payment``
-    (settle-up) or ``cash_out`` (paid to or by a player leaving mid-night, :mod:`ledger.seating`)."""
+    (settle-up) or ``cash_out`` (paid to or by a player leaving mid-night, :mod:`ledger.seating`).
+    ``idempotency_key``: the phone's submission key, unique in the night (:mod:`ledger.idempotency`)."""
 
     __tablename__ = "payment"
+    __table_args__ = (UniqueConstraint("session_id", "idempotency_key", name="uq_payment_session_idempotency"),)
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(foreign_key="game_session.id", index=True, max_length=32)
@@ -175,6 +177,7 @@ class Payment(SQLModel, table=True):
     kind: str = Field(default="payment", max_length=16, sa_column_kwargs={"server_default": "payment"})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
+    idempotency_key: str | None = Field(default=None, max_length=200)  # ledger.idempotency
 
 
 class AuditEvent(SQLModel, table=True):

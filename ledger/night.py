@@ -31,12 +31,12 @@ from ledger.night_reads import (
     session_json,
 )
 from ledger.payments import (
-    MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_json, payments_of, record_payment, settlement_plan,
-    void_payment,
+    MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_by_key, payment_json, payments_of, record_payment,
+    settlement_plan, void_payment,
 )
+from ledger.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.recording import (
-    MAX_IDEMPOTENCY_KEY, Submission, by_idempotency_key, check_idempotency_key, key_reused, preview_hand,
-    record_hand, replays, store_version,
+    Submission, by_idempotency_key, key_reused, preview_hand, record_hand, replays, store_version,
 )
 from ledger.rules import HandError, RuleSet
 from ledger.rules.validation import check_stake, check_table
@@ -46,7 +46,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
-    "next_number", "outstanding", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
+    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
     "redo_undo", "restore_hand", "rules_of", "session_json", "settlement_plan", "store_version", "undo_last_hand",
     "undone_hand", "void_hand", "void_payment",
 ]

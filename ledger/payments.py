@@ -17,6 +17,7 @@ from ledger.clubs.models import Club, ClubNight
 from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
+from ledger.idempotency import check_idempotency_key, key_reused
 from ledger.models import GameSession, Payment, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_name
@@ -61,9 +62,12 @@ def _refuse_if_carried(db: Session, night: GameSession) -> None:
 
 def record_payment(
     db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
-    *, confirm: bool = False,
-) -> Payment:
+    *, confirm: bool = False, idempotency_key: str | None = None,
+) -> tuple[Payment, bool]:
     """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
+    Returns ``(payment, created)``: ``created`` is False when the same request was already
+    recorded under ``idempotency_key`` (a double tap, a retry after a lost answer; the stored
+    payment is returned and nothing is written, whatever has happened since).
 
     Without ``confirm`` the payment must be owed: the payer still owes at least
     ``amount_minor`` and the payee is still owed at least that much (what is ``outstanding``).
@@ -74,9 +78,13 @@ def record_payment(
     the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
     ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
     409 ``night_carried`` once the night's balances were carried into its club
-    (:func:`carried_into`; payments made before closing stay); :class:`AccessDenied` for a viewer.
+    (:func:`carried_into`; payments made before closing stay); 422 ``invalid_entry`` (field
+    ``Idempotency-Key``) for a key that is not 1 to 200 printable ASCII characters, 409
+    ``idempotency_key_reused`` (with the ``existing`` payment) for a key already used by another
+    request; :class:`AccessDenied` for a viewer.
     """
     actor.require("pay")
+    check_idempotency_key(idempotency_key)
     payer, payee = normalise_name(payer), normalise_name(payee)
     for field, name in (("from", payer), ("to", payee)):
         if name not in seat_order(night):
@@ -88,19 +96,36 @@ def record_payment(
     # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
     begin_write(db)
     night = figures.lock(db, night)
+    if idempotency_key is not None:  # under the lock: a twin of this request has finished
+        stored = payment_by_key(db, night, idempotency_key)
+        if stored is not None:
+            same = (stored.kind, stored.payer, stored.payee, stored.amount_minor) == ("payment", payer, payee,
+                                                                                     amount_minor)
+            shown = payment_json(stored)
+            db.rollback()  # nothing written: the lock goes
+            if not same:
+                raise key_reused(shown)
+            return stored, False
     _refuse_if_carried(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
     if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
         raise NightError(422, "invalid_payment",
                          N_("That payment would take a balance past what can be kept exactly; check the amount."), "amount")
-    payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor)
+    payment = Payment(session_id=night.id, payer=payer, payee=payee, amount_minor=amount_minor,
+                      idempotency_key=idempotency_key)
     db.add(payment)
     db.flush()
     figures.payment_counted(db, night, payment)
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
-    return payment
+    return payment, True
+
+
+def payment_by_key(db: Session, night: GameSession, idempotency_key: str) -> Payment | None:
+    """The night's payment stored under ``idempotency_key``, or ``None`` (one indexed read)."""
+    return db.exec(select(Payment).where(Payment.session_id == night.id,
+                                         Payment.idempotency_key == idempotency_key)).first()
 
 
 def _check_owed(

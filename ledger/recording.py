@@ -10,7 +10,6 @@ corrections of :mod:`ledger.night` and :mod:`ledger.seating` store their version
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
@@ -19,19 +18,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from ledger import figures
+from ledger import figures, idempotency
 from ledger.access import SYSTEM, Actor
 from ledger.audit import audit
 from ledger.db import begin_write, check_writing
 from ledger.errors import NightError
 from ledger.i18n import N_
+from ledger.idempotency import check_idempotency_key
 from ledger.models import GameSession, Hand, HandTransfer, utcnow
 from ledger.names import normalise_entry, normalise_name
 from ledger.night_reads import hand_json, next_dealer, rules_of
 from ledger.rules import HandError, HandResult, parse_hand, score_hand
 
-MAX_IDEMPOTENCY_KEY = 200
-IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
 TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
@@ -235,16 +233,6 @@ def store_version(
     return Hand(id=hand_id, voided_at=None, **values)
 
 
-def check_idempotency_key(key: str | None) -> None:
-    """A key is stored whole or refused, never cut: 1 to :data:`MAX_IDEMPOTENCY_KEY` printable
-    ASCII characters. Raises :class:`NightError` 422 ``invalid_entry`` (field
-    ``Idempotency-Key``)."""
-    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
-        raise NightError(422, "invalid_entry",
-                         N_("An Idempotency-Key must be 1 to {most} printable ASCII characters."),
-                         "Idempotency-Key", None, most=MAX_IDEMPOTENCY_KEY)
-
-
 def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
     """Whether ``submission`` is the very request that stored ``existing`` under its key: the
     same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
@@ -260,9 +248,7 @@ def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | No
 def key_reused(existing: Hand) -> NightError:
     """The 409 ``idempotency_key_reused`` for a key that stored ``existing`` but came back
     with another request."""
-    return NightError(409, "idempotency_key_reused",
-                      N_("That submission key was already used for another request; send this one with a new key."),
-                      "Idempotency-Key", {"existing": hand_json(existing)})
+    return idempotency.key_reused(hand_json(existing))
 
 
 def same_submission(existing: Hand, submission: Submission) -> Hand:

@@ -183,13 +183,16 @@ def record_payment(session_id: str) -> Any:
     """``{"from", "to", "amount", "confirm"?}`` (int minor units, partial allowed) → 201 the
     payment and what is still ``outstanding``; 422 ``overpayment`` for more than is owed
     unless ``"confirm": true``; 409 ``night_carried`` once the night's balances were carried
-    into its club (voiding a payment too)."""
+    into its club (voiding a payment too). A repeated ``Idempotency-Key`` → 200 with the
+    payment already recorded (409 ``idempotency_key_reused`` with another payment)."""
     night, actor = authorised(session_id, "pay")
     data = load(PaymentSchema(), json_body())
     db = get_session()
-    payment = ledger_night.record_payment(db, night, data["payer"], data["payee"], data["amount"], actor,
-                                          confirm=data["confirm"])
-    return jsonify(ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}), 201
+    payment, created = ledger_night.record_payment(
+        db, night, data["payer"], data["payee"], data["amount"], actor, confirm=data["confirm"],
+        idempotency_key=request.headers.get("Idempotency-Key") or None)
+    body = ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}
+    return jsonify(body), 201 if created else 200
 
 
 @bp.post("/sessions/<session_id>/payments/<int(min=1, max=2147483647):payment_id>/void")

@@ -19,7 +19,7 @@ def club_parameters(path: str) -> list[dict[str, Any]]:
 
 def club_paths() -> dict[str, dict[str, Any]]:
     """Paths of :mod:`ledger.api.clubs`, relative to ``/api/v1``."""
-    from ledger.api.openapi import _json, _op
+    from ledger.api.openapi import PAYMENT_KEY, _json, _op
 
     pdf = {"description": "The PDF.", "content": {"application/pdf": {
         "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}
@@ -61,8 +61,10 @@ def club_paths() -> dict[str, dict[str, Any]]:
                        {200: _json(club.ClubPaymentListSchema, "The payments.")}, ()),
             "post": _op("Owner or member: record money handed over against the carried balances "
                         "(422 invalid_payment, overpayment unless confirm).",
-                        {201: _json(club.ClubPaymentRecordedSchema, "The payment and the balances after it.")}, (),
-                        body=club.ClubPaymentSchema),
+                        {201: _json(club.ClubPaymentRecordedSchema, "The payment and the balances after it."),
+                         200: _json(club.ClubPaymentRecordedSchema, "The payment already recorded under this "
+                                                                    "Idempotency-Key, and the balances.")},
+                        (409,), body=club.ClubPaymentSchema, params=[PAYMENT_KEY]),
         },
         "/clubs/{club_id}/payments/{payment_id}/void": {"post": _op(
             "Owner: void a club payment (kept, stops counting).",

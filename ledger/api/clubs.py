@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, url_for
+from flask import jsonify, request, url_for
 
 from ledger import access
 from ledger import night as ledger_night
@@ -159,13 +159,16 @@ def list_club_payments(club_id: str) -> Any:
 @bp.post("/clubs/<club_id>/payments")
 def record_club_payment(club_id: str) -> Any:
     """Owner or member: ``{from, to, amount, confirm?}`` against the carried balances → 201 the
-    payment and the ``balances``; 422 ``invalid_payment``, ``overpayment``."""
+    payment and the ``balances``; 422 ``invalid_payment``, ``overpayment``. A repeated
+    ``Idempotency-Key`` → 200 with the payment already recorded (409
+    ``idempotency_key_reused`` with another payment)."""
     club, actor = club_authorised(club_id, "pay")
     data = load(ClubPaymentSchema(), json_body())
     db = get_session()
-    payment = carry.record_payment(db, club, data["payer"], data["payee"], data["amount"], actor,
-                                   confirm=data["confirm"])
-    return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)}), 201
+    payment, created = carry.record_payment(db, club, data["payer"], data["payee"], data["amount"], actor,
+                                            confirm=data["confirm"],
+                                            idempotency_key=request.headers.get("Idempotency-Key") or None)
+    return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)}), 201 if created else 200
 
 
 @bp.post("/clubs/<club_id>/payments/<int(min=1, max=2147483647):payment_id>/void")

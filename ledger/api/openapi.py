@@ -54,6 +54,9 @@ IDEMPOTENCY_KEY = {
                    "already recorded; with another hand, 409 idempotency_key_reused.",
     "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[\\x20-\\x7e]+$"},
 }
+PAYMENT_KEY = IDEMPOTENCY_KEY | {
+    "description": "Makes a retry or a double tap safe: the same key with the same payment answers 200 with "
+                   "the payment already recorded; with another payment, 409 idempotency_key_reused."}
 
 
 def _json(schema: Any, description: str) -> dict[str, Any]:
@@ -142,8 +145,10 @@ def _paths() -> dict[str, dict[str, Any]]:
             "get": _op("Payments made at settle-up and what is still outstanding.",
                        {200: _json(out.PaymentListSchema, "The payments.")}, ()),
             "post": _op("Record money handed over (partial payments allowed).",
-                        {201: _json(out.PaymentRecordedSchema, "The payment and what is still outstanding.")},
-                        (409,), body=inp.PaymentSchema),
+                        {201: _json(out.PaymentRecordedSchema, "The payment and what is still outstanding."),
+                         200: _json(out.PaymentRecordedSchema, "The payment already recorded under this "
+                                                               "Idempotency-Key, and what is still outstanding.")},
+                        (409,), body=inp.PaymentSchema, params=[PAYMENT_KEY]),
         },
         "/sessions/{session_id}/payments/{payment_id}/void": {"post": _op(
             "Host only: void a payment.", {200: _json(out.PaymentRecordedSchema, "The voided payment.")}, (409,))},

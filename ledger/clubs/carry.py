@@ -24,6 +24,7 @@ from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPaym
 from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_name, member_json, members_of, NIGHT_ROLE
 from ledger.db import begin_write
 from ledger.i18n import N_
+from ledger.idempotency import check_idempotency_key, key_reused
 from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.money import format_plain
 from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
@@ -218,14 +219,19 @@ def settlement_plan(db: Session, club: Club) -> SettlementPlan:
 
 
 def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor: int, actor: ClubActor,
-                   *, confirm: bool = False) -> ClubPayment:
-    """Record money handed over against the club balances (committed; partial allowed).
+                   *, confirm: bool = False, idempotency_key: str | None = None) -> tuple[ClubPayment, bool]:
+    """Record money handed over against the club balances (committed; partial allowed) →
+    ``(payment, created)``: ``created`` is False when the same request was already recorded
+    under ``idempotency_key`` (the stored payment is returned, nothing is written; another
+    request under that key is 409 ``idempotency_key_reused``, a key that is not one 422
+    ``invalid_entry``, as for a night's payments, :func:`ledger.payments.record_payment`).
     Without ``confirm`` it must be owed: the payer's balance is at least ``amount_minor`` in
     debt and the payee's at least that much in credit. Raises :class:`NightError` 422
     ``invalid_payment`` (field ``from``/``to``/``amount``: not a member, paying oneself, not a
     positive amount, a total past ±(2**53 − 1)), 422 ``overpayment`` (with ``owes``, ``owed``);
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("pay")
+    check_idempotency_key(idempotency_key)
     found: dict[str, ClubMember] = {}
     for field, name in (("from", payer), ("to", payee)):
         member = member_by_name(db, club, name) if isinstance(name, str) else None
@@ -239,6 +245,17 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
                          "amount")
     begin_write(db)
     db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()  # queues concurrent payments
+    if idempotency_key is not None:  # under the lock: a twin of this request has finished
+        stored = db.exec(select(ClubPayment).where(ClubPayment.club_id == club.id,
+                                                   ClubPayment.idempotency_key == idempotency_key)).first()
+        if stored is not None:
+            same = (stored.payer_id, stored.payee_id, stored.amount_minor) == (found["from"].id, found["to"].id,
+                                                                               amount_minor)
+            shown = payment_json(db, stored)
+            db.rollback()  # nothing written: the lock goes
+            if not same:
+                raise key_reused(shown)
+            return stored, False
     left = balances(db, club)
     payer_name, payee_name = found["from"].name, found["to"].name
     owes, owed = max(-left[payer_name], 0), max(left[payee_name], 0)
@@ -261,12 +278,12 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
                          N_("That payment would take a balance past what can be kept exactly; check the amount."),
                          "amount")
     payment = ClubPayment(club_id=club.id, payer_id=found["from"].id, payee_id=found["to"].id,
-                          amount_minor=amount_minor)
+                          amount_minor=amount_minor, idempotency_key=idempotency_key)
     db.add(payment)
     db.flush()
     club_event(db, club, actor, "payment_recorded", after=payment_json(db, payment))
     db.commit()
-    return payment
+    return payment, True
 
 
 def void_payment(db: Session, club: Club, payment_id: int, actor: ClubActor) -> ClubPayment:

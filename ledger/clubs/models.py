@@ -102,9 +102,11 @@ class ClubCarry(SQLModel, table=True):
 
 class ClubPayment(SQLModel, table=True):
     """Money handed over against the club balances: ``payer_id`` gave ``payee_id``
-    ``amount_minor`` (positive). ``status`` is ``counted`` or ``voided``."""
+    ``amount_minor`` (positive). ``status`` is ``counted`` or ``voided``. ``idempotency_key``:
+    the phone's submission key, unique in the club (:mod:`ledger.idempotency`)."""
 
     __tablename__ = "club_payment"
+    __table_args__ = (UniqueConstraint("club_id", "idempotency_key", name="uq_club_payment_idempotency"),)
 
     id: int | None = Field(default=None, primary_key=True)
     club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
@@ -114,6 +116,7 @@ class ClubPayment(SQLModel, table=True):
     status: str = Field(default="counted", max_length=16)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
+    idempotency_key: str | None = Field(default=None, max_length=200)
 
 
 class ClubEvent(SQLModel, table=True):

@@ -45,6 +45,7 @@ def club_pay(club_id: str) -> Any:
     """Record ``from`` paid ``to`` ``amount`` (typed money) against the club balances."""
     club, actor = club_authorised(club_id, "pay")
     typed = {key: request.form.get(key, "")[:80] for key in ("from", "to", "amount")}
+    typed["key"] = request.form.get("key", "")  # the form's submission key, kept whole (a double tap pays once)
     names = {m["name"] for m in carry.club_json(get_session(), club)["members"]}
     error = None
     amount = 0
@@ -63,7 +64,8 @@ def club_pay(club_id: str) -> Any:
     if error is None:
         try:
             carry.record_payment(get_session(), club, typed["from"], typed["to"], amount, actor,
-                                 confirm=request.form.get("confirm") == "yes")
+                                 confirm=request.form.get("confirm") == "yes",
+                                 idempotency_key=typed["key"] or None)
         except NightError as err:
             if err.code == "overpayment":
                 question = overpayment_question(club, typed["from"], typed["to"], amount, err)

@@ -8,6 +8,8 @@ sentence is in the request's language.
 """
 from __future__ import annotations
 
+import secrets
+
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -57,14 +59,24 @@ def _render(night: GameSession, actor: Actor, pay_form: dict[str, str] | None = 
                            **live.page_context("settle", get_session(), night, actor)), status
 
 
+@bp.app_template_global()
+def submission_key() -> str:
+    """A fresh submission key for a payment form (night or club): the ledger stores the
+    payment under it once (:mod:`ledger.idempotency`)."""
+    return secrets.token_urlsafe(18)
+
+
 @bp.post("/s/<session_id>/payments")
 def pay(session_id: str) -> Any:
     """Mark money as handed over: a line of the plan (``kind=plan``, at most what that line
     still owes, so two phones cannot both mark it), or any other payment (``kind=other``).
-    A payment beyond what is owed is asked about first (``confirm=yes`` records it anyway)."""
+    A payment beyond what is owed is asked about first (``confirm=yes`` records it anyway).
+    Each form carries a submission ``key`` (:func:`submission_key`): the same form sent twice
+    (a double tap) records one payment, and the second answer is the first's."""
     night, actor = authorised(session_id, "pay")
     db = get_session()
     typed = {k: request.form.get(k, "")[:40] for k in ("from", "to", "amount", "kind")}
+    typed["key"] = request.form.get("key", "")  # kept whole: a form shown again sends the same key
     payer, payee = _seated(night, typed["from"]), _seated(night, typed["to"])
     amount = 0
     error = None
@@ -80,7 +92,9 @@ def pay(session_id: str) -> Any:
         else:
             if amount <= 0:
                 error = _("The amount must be more than zero.")
-    if error is None and typed["kind"] == "plan":
+    key = typed["key"] or None
+    replay = key is not None and ledger_night.payment_by_key(db, night, key) is not None
+    if error is None and typed["kind"] == "plan" and not replay:  # a replay is answered as it was
         owed = next((t.amount_minor for t in ledger_night.settlement_plan(db, night).transfers
                      if t.payer == payer and t.payee == payee), 0)
         if owed == 0:
@@ -94,7 +108,7 @@ def pay(session_id: str) -> Any:
         return _render(night, actor, typed | {"error": error or ""}, 422)
     confirm = typed["kind"] == "other" and request.form.get("confirm") == "yes"
     try:
-        ledger_night.record_payment(db, night, payer, payee, amount, actor, confirm=confirm)
+        ledger_night.record_payment(db, night, payer, payee, amount, actor, confirm=confirm, idempotency_key=key)
     except NightError as err:
         if err.code == "overpayment" and typed["kind"] == "plan":  # the plan moved under this phone
             error = _("{payer} no longer owes {payee} that much: the plan has changed (another phone?).",

@@ -1,0 +1,32 @@
+"""Submission keys (``Idempotency-Key``): a phone that sends the same request twice (a
+double tap, a retry after a lost answer) has it stored once. Hands (:mod:`ledger.recording`)
+and payments (:mod:`ledger.payments`, :mod:`ledger.clubs.carry`) keep the key with what they
+stored, unique per night or club; the same key with the same request is answered with what
+was stored, with another request refused (409 ``idempotency_key_reused``)."""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from ledger.errors import NightError
+from ledger.i18n import N_
+
+MAX_IDEMPOTENCY_KEY = 200
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
+KEY_REUSED = N_("That submission key was already used for another request; send this one with a new key.")
+
+
+def check_idempotency_key(key: str | None) -> None:
+    """A key is stored whole or refused, never cut: 1 to :data:`MAX_IDEMPOTENCY_KEY` printable
+    ASCII characters. Raises :class:`NightError` 422 ``invalid_entry`` (field
+    ``Idempotency-Key``)."""
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise NightError(422, "invalid_entry",
+                         N_("An Idempotency-Key must be 1 to {most} printable ASCII characters."),
+                         "Idempotency-Key", None, most=MAX_IDEMPOTENCY_KEY)
+
+
+def key_reused(existing: Mapping[str, Any]) -> NightError:
+    """The 409 ``idempotency_key_reused`` for a key that stored ``existing`` (its JSON) but
+    came back with another request."""
+    return NightError(409, "idempotency_key_reused", KEY_REUSED, "Idempotency-Key", {"existing": dict(existing)})
