@@ -13,8 +13,9 @@ from sqlmodel import Session, select
 from ledger import figures
 from ledger.errors import NightError
 from ledger.i18n import N_
+from ledger.clubs.models import ClubNight
 from ledger.models import GameSession, Hand
-from ledger.payments import outstanding, payments_of, settlement_plan
+from ledger.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.report import SessionReport
 from ledger.report_source import ReportSource
 from ledger.rules import RuleSet
@@ -91,13 +92,14 @@ def dealer_after(night: GameSession, hand: Hand) -> str:
 def report_source(db: Session, night: GameSession) -> ReportSource:
     """What the night's report is made from, read in one go: the hands with their stored JSON
     as text (decoded where the PDF renders, see :mod:`ledger.report_source`), the kept
-    figures, the payments and the settle-up plan."""
+    figures, the payments, the settle-up plan, and the club its balances were carried into."""
     hands = db.exec(
         select(Hand.number, Hand.dealer, cast(Hand.players, Text), cast(Hand.entry, Text),  # type: ignore[call-overload]
                cast(Hand.result, Text), Hand.redeal, Hand.status)
         .where(Hand.session_id == night.id, Hand.status != "superseded").order_by(Hand.number))
     plan = settlement_plan(db, night)
     last = figures.last_hands(db, night)
+    club = carried_into(db, night)
     return ReportSource(
         name=night.name,
         currency=night.currency,
@@ -114,6 +116,7 @@ def report_source(db: Session, night: GameSession) -> ReportSource:
                        for p in payments_of(db, night) if p.status == "counted"),
         stakes=tuple((c.from_hand, c.stake_minor) for c in figures.stake_changes(db, night)),
         left={name: hand for name, hand in last.items() if name not in night.players},
+        carried_into=club.name if club is not None else "",
     )
 
 
@@ -126,8 +129,12 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
     """The session as the API shows it: every amount an int in minor units. ``players`` and
     ``stake`` are the current seating and stake; ``net`` and ``outstanding`` cover everyone who
     ever sat; ``roster`` says who is seated and each player's last hand (``as_of_hand``);
-    ``stakes`` lists where the stake changed (``from_hand``)."""
+    ``stakes`` lists where the stake changed (``from_hand``); ``club`` is the club of a club
+    night (else ``None``) and ``carried`` whether its close carried what was still owed into the
+    club's balances (``True``: ``outstanding`` is then settled in the club; ``False``: in cash;
+    ``None`` while open or outside clubs)."""
     following = next_number(db, night)
+    link = db.get(ClubNight, night.id)
     return {
         "id": night.id,
         "name": night.name,
@@ -147,6 +154,8 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "next_number": following,
         "roster": roster_of(night, figures.last_hands(db, night)),
         "stakes": [change.to_json() for change in figures.stake_changes(db, night)],
+        "club": link.club_id if link is not None else None,
+        "carried": link.carried if link is not None else None,
     }
 
 

@@ -41,7 +41,9 @@ class SessionReport:
     ``settlement`` is the plan that clears what is still owed (``net_minor`` less the payments);
     ``settlement_minimal`` says whether that plan is proven minimal or heuristic;
     ``timezone`` is the night's IANA zone, in which its times are shown (``created_at`` is UTC);
-    ``recovery_code`` is set only for the host's own PDF.
+    ``recovery_code`` is set only for the host's own PDF; ``carried_into`` names the club whose
+    balances took what was still owed when the night closed (``settlement`` is then settled
+    there, not between the night's players), else ``""``.
     """
 
     name: str
@@ -64,6 +66,7 @@ class SessionReport:
     entry when it never changed; ``stake_minor`` is the current stake). ``left``: players who
     left the table, with their last hand (their balance is "as of hand N"; None if they
     played none). ``players`` lists the seated first, then those who left."""
+    carried_into: str = ""
 
 
 # -- figures derived from a report -------------------------------------------------------------
@@ -114,7 +117,8 @@ class PlayerStatement:
     """Everything one player's statement shows. ``seat`` is 1-based in seat order;
     ``paid`` / ``received`` are payments already made by / to the player; ``owes`` / ``owed``
     are the plan lines still to pay / to receive; ``outstanding_minor`` is what the player still
-    owes (< 0) or is owed (> 0) after the payments."""
+    owes (< 0) or is owed (> 0) after the payments; ``carried_into`` names the club whose
+    balances took it at the close (then it is settled there), else ``""``."""
 
     player: str
     seat: int
@@ -125,6 +129,7 @@ class PlayerStatement:
     owes: tuple[PlanLine, ...]
     owed: tuple[PlanLine, ...]
     outstanding_minor: int
+    carried_into: str = ""
 
 
 def counted_hands(report: SessionReport) -> list[HandLine]:
@@ -202,5 +207,5 @@ def player_statement(
         paid=paid, received=received,
         owes=tuple(line for line in plan if line.payer == player),
         owed=tuple(line for line in plan if line.payee == player),
-        outstanding_minor=left,
+        outstanding_minor=left, carried_into=report.carried_into,
     )

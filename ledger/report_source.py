@@ -49,6 +49,7 @@ class ReportSource:
     stakes: tuple[tuple[int, int], ...] = ()
     left: dict[str, int | None] = field(default_factory=dict)
     recovery_code: str = ""
+    carried_into: str = ""
 
     def shape(self) -> SessionReport:
         """The report model: each hand decoded and described (RULES.md §8 results as stored)."""
@@ -73,4 +74,5 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=tuple(str(line.text) for line in rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
+            carried_into=self.carried_into,
         )

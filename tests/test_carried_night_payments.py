@@ -112,3 +112,38 @@ def test_a_club_night_settled_in_cash_still_takes_payments(app: Any, client: Any
     assert host.get(f"/join/{night['id']}/{night['token']}").status_code == 302
     page = host.get(f"/s/{night['id']}/settle").get_data(as_text=True)
     assert "Mark paid" in page and 'id="other-payment"' in page and 'id="carried-notice"' not in page
+
+
+def test_a_carried_night_says_so_in_its_answers_and_pdfs_instead_of_a_plan_between_players(client: Any) -> None:
+    club = make_club(client, members=["Dee", "Marcus"])
+    night = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
+        "name": "Club night", "stake": 25, "ruleset": {"preset": "classic"}, "players": ["Dee", "Marcus"],
+        "club": club["id"]}).get_json()
+    headers = bearer(night["token"])
+    assert client.post(f"/api/v1/sessions/{night['id']}/hands", headers=headers,
+                       json={"outcome": {"kind": "tonk_out", "winner": "Dee"}}).status_code == 201
+    from test_club_statements import pdf_text
+
+    before = client.get(f"/api/v1/sessions/{night['id']}", headers=headers).get_json()
+    assert (before["club"], before["carried"]) == (club["id"], None)
+    open_summary = pdf_text(client.get(f"/api/v1/sessions/{night['id']}/summary.pdf", headers=headers).data)
+    assert "Marcus pays Dee $0.50" in open_summary
+
+    closed = close(client, night, True)
+    assert (closed["club"], closed["carried"], closed["outstanding"]) == (club["id"], True, {"Dee": 50, "Marcus": -50})
+    plan = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=headers).get_json()
+    assert plan["carried_into"] == club["id"]
+    summary = pdf_text(client.get(f"/api/v1/sessions/{night['id']}/summary.pdf", headers=headers).data)
+    assert "Marcus pays Dee" not in summary
+    assert " ".join(summary.split()).count(
+        "What was still owed when the night closed was carried into the balances of Friday club; it is settled there.") == 1
+    marcus = " ".join(pdf_text(client.get(f"/api/v1/sessions/{night['id']}/statements/2.pdf", headers=headers).data).split())
+    assert "The $0.50 you still owed was carried into your balance in Friday club." in marcus
+    assert "You pay Dee" not in marcus and "Still to pay" not in marcus
+    dee = " ".join(pdf_text(client.get(f"/api/v1/sessions/{night['id']}/statements/1.pdf", headers=headers).data).split())
+    assert "The $0.50 still owed to you was carried into your balance in Friday club." in dee
+
+    outside = client.post("/api/v1/sessions", json={"name": "Home game", "currency": "USD", "stake": 25,
+                                                     "ruleset": {"preset": "classic"}, "players": ["Ann", "Bo"]})
+    body = outside.get_json()
+    assert (body["club"], body["carried"]) == (None, None)

@@ -43,6 +43,7 @@ from ledger.i18n import N_
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.models import GameSession
 from ledger.names import normalise_entry
+from ledger.payments import carried_into
 from ledger.rules import RuleSet, score_entry
 from ledger.rules.words import Sentence
 from ledger.settlement import UnbalancedError, settle
@@ -212,12 +213,17 @@ def history(session_id: str) -> Any:
 
 @bp.get("/sessions/<session_id>/settlement")
 def settlement(session_id: str) -> Any:
-    """The fewest transfers that clear the current balances (shape as ``/settle``)."""
+    """The fewest transfers that clear the current balances (shape as ``/settle``), and
+    ``carried_into``: the club whose balances took what was still owed when the night closed
+    (its id; the transfers are then settled in the club, not between the night's players),
+    else ``null``."""
     night = authorised_night(session_id)
     db = get_session()
     body = ledger_night.settlement_plan(db, night).to_json()
     body["balances"] = ledger_night.balances(db, night)
     body["outstanding"] = ledger_night.outstanding(db, night)
+    club = carried_into(db, night)
+    body["carried_into"] = club.id if club is not None else None
     return jsonify(body)
 
 

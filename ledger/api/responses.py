@@ -60,6 +60,9 @@ class SettlementSchema(SettlePlanSchema):
 
     balances = _net("Each player's running net of the counted hands.")
     outstanding = _net("Balances less the payments made.")
+    carried_into = fields.String(allow_none=True, metadata={
+        "description": "The club whose balances took what was still owed when the night closed (the transfers "
+                       "are then settled there, not between the night's players), else null."})
 
 
 class SessionSchema(Answer):
@@ -83,6 +86,11 @@ class SessionSchema(Answer):
         "description": "Everyone who ever sat: whether seated now, and their last hand (`as_of_hand`)."})
     stakes = fields.List(fields.Nested("StakeFromSchema"), metadata={
         "description": "Where the stake changed: the stake from each `from_hand` on."})
+    club = fields.String(allow_none=True, metadata={"description": "The club of a club night, else null."})
+    carried = fields.Boolean(allow_none=True, metadata={
+        "description": "A closed club night: true when what was still owed was carried into the club's balances "
+                       "(`outstanding` is then settled in the club, not between the night's players), false when "
+                       "it was settled in cash; null while open and outside clubs."})
 
 
 class RosterEntrySchema(Answer):

@@ -101,6 +101,18 @@ def _settle(statement: PlayerStatement, st, money: Money) -> list[Flowable]:  # 
     for t in statement.received:
         sentence = _(words.PAID_YOU, payer=t.payer, amount=money(t.amount_minor))
         out.append(para(markup(sentence), line_style, bulletText="\u2022"))
+    left = statement.outstanding_minor
+    if statement.carried_into:  # what is left is settled in the club: no plan lines between players
+        if left < 0:
+            summary = _("The {amount} you still owed was carried into your balance in {club}.",
+                        amount=money(-left), club=statement.carried_into)
+        elif left > 0:
+            summary = _("The {amount} still owed to you was carried into your balance in {club}.",
+                        amount=money(left), club=statement.carried_into)
+        else:
+            summary = _("Nothing left to settle: you are square.")
+        out.append(para(markup(summary), st.body))
+        return out
     for line in statement.owes:
         sentence = _(words.YOU_PAY, payee=line.payee, amount=money(line.amount_minor))
         out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
@@ -109,7 +121,6 @@ def _settle(statement: PlayerStatement, st, money: Money) -> list[Flowable]:  # 
         sentence = _(words.PAYS_YOU, payer=line.payer, amount=money(line.amount_minor))
         out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
         out.append(para(markup(why_sentence(line, money, me)), why_style))
-    left = statement.outstanding_minor
     if left < 0:
         summary = _("Still to pay: {amount}.", amount=money(-left))
     elif left > 0:

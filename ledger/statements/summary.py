@@ -184,6 +184,9 @@ def _results(
     n = len(report.settlement)
     if n == 0:
         plan.append(text(_("Nothing to settle \u2014 everyone is square."), st.body))
+    elif report.carried_into:  # settled in the club, not between the night's players
+        plan.append(text(_("What was still owed when the night closed was carried into the balances of {club}; "
+                           "it is settled there.", club=report.carried_into), st.body))
     else:
         if report.settlement_minimal:
             label = ngettext("{count} transfer, minimal", "{count} transfers, minimal", n)
