@@ -99,15 +99,17 @@ def parse_amount(text: str, currency: str) -> int:
             amount=repr(text),
         )
     grouped = _GROUPED.fullmatch(cleaned)
-    if grouped and digits < 3:  # "1.000" or "1.500": a thousands separator where it is a dot (tr, es, de)
+    scaled = _scale(Decimal(cleaned), digits)
+    # "1.000" or "1.500": a thousands separator where it is a dot (tr, es, de), or an amount with
+    # its zeros written out; "1.005" in EUR can only be the first, and is refused below as more
+    # decimals than EUR has, as "0.255" is
+    if grouped and digits < 3 and scaled == scaled.to_integral_value():
         thousands = grouped.group(1) + grouped.group(2)
         raise AmountError(
             f"{text.strip()!r} could be {thousands} with a thousands separator; refused rather than guessed",
             N_("{amount} could mean {thousands} or {small}: type it without a thousands separator."),
-            amount=repr(text.strip()), thousands=thousands, small=format_plain(
-                int(_scale(Decimal(cleaned), digits).to_integral_value(rounding="ROUND_DOWN")), currency),
+            amount=repr(text.strip()), thousands=thousands, small=format_plain(int(scaled), currency),
         )
-    scaled = _scale(Decimal(cleaned), digits)
     if scaled != scaled.to_integral_value():
         raise AmountError(
             f"{text.strip()!r} has more decimals than {currency} allows ({digits})",

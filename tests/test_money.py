@@ -167,3 +167,15 @@ def test_a_dot_that_may_group_thousands_is_refused_not_guessed(text: str, curren
     # unambiguous amounts are read as before
     assert parse_amount("0.250", "EUR") == 25 and parse_amount("1.234", "BHD") == 1234
     assert parse_amount(thousands, currency) == int(thousands) * (1 if currency == "JPY" else 100)
+
+
+@pytest.mark.parametrize(("text", "currency"), [("1.005", "EUR"), ("12.345", "USD"), ("1,005", "USD")])
+def test_a_grouped_looking_amount_with_more_decimals_than_the_currency_is_refused_for_its_decimals(
+    text: str, currency: str
+) -> None:
+    """"1.005" in EUR is not "1005 or 1.00": its decimal reading is no amount in EUR at all."""
+    from ledger.money import AmountError
+
+    with pytest.raises(AmountError) as refused:
+        parse_amount(text, currency)
+    assert refused.value.message == f"'{text}' has more decimals than {currency} allows (2)."

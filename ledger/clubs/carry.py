@@ -234,7 +234,10 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
     check_idempotency_key(idempotency_key)
     found: dict[str, ClubMember] = {}
     for field, name in (("from", payer), ("to", payee)):
-        member = member_by_name(db, club, name) if isinstance(name, str) else None
+        if not isinstance(name, str) or not name.strip():  # no name to say "is not a member" of
+            raise NightError(422, "invalid_payment",
+                             N_("That payment is not complete: choose who paid and who was paid."), field)
+        member = member_by_name(db, club, name)
         if member is None:
             raise NightError(422, "invalid_payment", N_("{name} is not a member of this club."), field, name=name)
         found[field] = member

@@ -23,6 +23,7 @@ from ledger.access import AccessDenied
 from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
 from ledger.i18n import LANGUAGES, N_
+from ledger.i18n.languages import known
 from ledger.money import minor_digits
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.money import UNKNOWN_CURRENCY
@@ -50,7 +51,7 @@ class ClubAccessDenied(AccessDenied):
         ("viewer", "start_night"): N_("A club viewer cannot start a night; ask the club's owner."),
         ("viewer", "pay"): N_("A club viewer cannot record payments; ask the club's owner."),
         ("viewer", "void_payment"): N_("A club viewer cannot void payments; ask the club's owner."),
-        ("viewer", "roster"): N_("A club viewer cannot add members; ask the club's owner."),
+        ("viewer", "roster"): N_("A club viewer cannot add members or change them; ask the club's owner."),
         ("viewer", "rename"): N_("A club viewer cannot rename members; ask the club's owner."),
         ("viewer", "share"): N_("A club viewer cannot share the club's links; ask the club's owner."),
     }
@@ -243,10 +244,16 @@ def add_member(db: Session, club: Club, name: str, actor: ClubActor,
     or language."""
     actor.require("roster")
     language = checked_language(language)
-    existing = member_by_name(db, club, clean_name(name, "name", MAX_MEMBER_NAME))
+    cleaned = clean_name(name, "name", MAX_MEMBER_NAME)
+    existing = member_by_name(db, club, cleaned)
+    if existing is None:
+        begin_write(db)
+        db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()  # queues adds (PostgreSQL)
+        existing = member_by_name(db, club, cleaned)  # under the lock: another phone may have just added them
+        if existing is not None:
+            db.rollback()
     if existing is not None:
         return existing, False
-    begin_write(db)
     member = join_roster(db, club, name, actor)
     if language is not None:
         member.language = language
@@ -291,15 +298,17 @@ def member_json(member: ClubMember) -> dict[str, Any]:
 
 
 def checked_language(language: str | None) -> str | None:
-    """``language`` if it is a catalogue code (a key of :data:`ledger.i18n.LANGUAGES`), ``None``
-    for ``None`` or ``""`` (follow the reader). Raises :class:`HandError` ``invalid_entry``
-    (field ``language``) for anything else."""
+    """The catalogue code (a key of :data:`ledger.i18n.LANGUAGES`) that ``language`` names, in
+    any case, with a region or under an alias (``"ES"``, ``"tr-TR"``, ``"tl"`` for ``"fil"``:
+    :func:`ledger.i18n.languages.known`); ``None`` for ``None`` or ``""`` (follow the reader).
+    Raises :class:`HandError` ``invalid_entry`` (field ``language``) for anything else."""
     if language is None or language == "":
         return None
-    if language not in LANGUAGES:
+    found = known(language) if isinstance(language, str) else None
+    if found is None:
         raise HandError("invalid_entry", N_("Choose a language from the list: {codes}."), "language",
                         codes=", ".join(LANGUAGES))
-    return language
+    return found
 
 
 def set_member_language(db: Session, club: Club, member_id: int, language: str | None,

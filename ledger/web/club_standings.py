@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Mapping
 
-from flask import render_template, request
+from flask import redirect, render_template, request, url_for
 
 from ledger.clubs import roster
 from ledger.clubs.standings import Period, standings
@@ -89,7 +89,8 @@ def club_standings_page(club_id: str) -> Any:
 def club_member_statement(club_id: str, member_id: int) -> Any:
     """A member's season statement PDF for the period (any club role), in the member's own
     language when one is set (:attr:`ClubMember.language`), else the reader's; 404 for another
-    club's member."""
+    club's member; a period that is not one (``last=-1``, ``from=2026-13-01``) goes to the
+    standings page, which says what is wrong (422)."""
     from flask import abort
 
     from ledger.clubs.season import season_report
@@ -103,7 +104,9 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
         member = roster.get_member(db, club, member_id)
     except NightError:
         abort(404)
-    period, _typed, _errors = read_period(request.args)
+    period, _typed, errors = read_period(request.args)
+    if errors:  # a period typed into the address that is not one: the picker, with what is wrong
+        return redirect(url_for("web.club_standings_page", club_id=club.id, **request.args))
     report = season_report(db, club, period)
     language, locale = season_language(member)  # the member's language, else this phone's
     return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
@@ -112,13 +115,16 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
 
 @bp.get("/c/<club_id>/summary.pdf")
 def club_summary(club_id: str) -> Any:
-    """The club summary PDF for the period (all time by default) for any club role."""
+    """The club summary PDF for the period (all time by default) for any club role; a period
+    that is not one goes to the standings page, which says what is wrong (422)."""
     from ledger.clubs.season import season_report
     from ledger.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)
-    period, _typed, _errors = read_period(request.args)
+    period, _typed, errors = read_period(request.args)
+    if errors:  # as for a statement: the picker says what is wrong with the period
+        return redirect(url_for("web.club_standings_page", club_id=club.id, **request.args))
     language, locale = season_language(None)
     return pdf_response(render_club_summary(season_report(get_session(), club, period), language=language,
                                             locale=locale), f"{club.name}.pdf")
