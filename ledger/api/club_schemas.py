@@ -9,7 +9,6 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 from ledger.api.responses import Answer, MONEY, SettlePlanSchema, _net
 from ledger.api.schemas import MAX_NUMBER
 from ledger.i18n import LANGUAGES
-from ledger.i18n.languages import known
 from ledger.money import minor_digits
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -47,17 +46,11 @@ class ClubCreateSchema(Schema):
 LANGUAGE_CODES = tuple(LANGUAGES)
 
 
-def _known_language(value: str) -> None:
-    if value and known(value) is None:
-        raise ValidationError(f"Send one of the language codes {', '.join(LANGUAGE_CODES)} (in any case, or tl for "
-                              "fil), or null to follow the reader.")
-
-
 def _language_field() -> fields.String:
-    return fields.String(allow_none=True, validate=_known_language, metadata={
-        "description": "The language the member's season statements are written in: a catalogue code ("
-                       + ", ".join(LANGUAGE_CODES) + "), in any case, with a region (tr-TR) or as tl for fil; "
-                       "stored and answered as the catalogue code. null follows the reader's language."})
+    return fields.String(allow_none=True, validate=validate.OneOf(
+        LANGUAGE_CODES, error="Send one of the language codes {choices}, or null to follow the reader."),
+        metadata={"description": "The language the member's season statements are written in (a catalogue "
+                                 "code); null follows the reader's language."})
 
 
 class MemberSchema(Schema):

@@ -23,7 +23,6 @@ from ledger.access import AccessDenied
 from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
 from ledger.i18n import LANGUAGES, N_
-from ledger.i18n.languages import known
 from ledger.money import minor_digits
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.money import UNKNOWN_CURRENCY
@@ -298,17 +297,15 @@ def member_json(member: ClubMember) -> dict[str, Any]:
 
 
 def checked_language(language: str | None) -> str | None:
-    """The catalogue code (a key of :data:`ledger.i18n.LANGUAGES`) that ``language`` names, in
-    any case, with a region or under an alias (``"ES"``, ``"tr-TR"``, ``"tl"`` for ``"fil"``:
-    :func:`ledger.i18n.languages.known`); ``None`` for ``None`` or ``""`` (follow the reader).
-    Raises :class:`HandError` ``invalid_entry`` (field ``language``) for anything else."""
+    """``language`` if it is a catalogue code (a key of :data:`ledger.i18n.LANGUAGES`), ``None``
+    for ``None`` or ``""`` (follow the reader). Raises :class:`HandError` ``invalid_entry``
+    (field ``language``) for anything else."""
     if language is None or language == "":
         return None
-    found = known(language) if isinstance(language, str) else None
-    if found is None:
+    if language not in LANGUAGES:
         raise HandError("invalid_entry", N_("Choose a language from the list: {codes}."), "language",
                         codes=", ".join(LANGUAGES))
-    return found
+    return language
 
 
 def set_member_language(db: Session, club: Club, member_id: int, language: str | None,
