@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from sqlalchemy import bindparam, insert, select
+from datetime import datetime
+
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
@@ -120,7 +122,7 @@ def record_hand(
     if submission.idempotency_key:
         existing = by_idempotency_key(db, night, submission.idempotency_key)
         if existing is not None and replays(existing, submission):
-            return existing, False
+            return as_now(db, night, existing), False
         if existing is not None and night.status == "open":
             raise key_reused(existing)
     if night.status != "open":
@@ -139,7 +141,7 @@ def record_hand(
             twin = by_idempotency_key(db, night, submission.idempotency_key) if submission.idempotency_key else None
             db.rollback()
             if twin is not None:
-                return same_submission(twin, submission), False
+                return as_now(db, night, same_submission(twin, submission)), False
             _refuse_number(db, night, submission.number, number)
         hand = store_version(db, night, number, 1, dealer, submission, result)
         figures.hand_recorded(db, night, number, hand.players,
@@ -152,7 +154,7 @@ def record_hand(
         if submission.idempotency_key:  # a twin of this request was saved first
             existing = by_idempotency_key(db, night, submission.idempotency_key)
             if existing is not None:
-                return same_submission(existing, submission), False
+                return as_now(db, night, same_submission(existing, submission)), False
         raise
     except BaseException:
         db.rollback()
@@ -233,6 +235,15 @@ def store_version(
     return Hand(id=hand_id, voided_at=None, **values)
 
 
+def still_voided(db: Session, hand: Hand, voided_at: datetime) -> Hand:
+    """A version just stored by :func:`store_version` of a hand that was voided (re-entered by
+    a seat fix) stays voided, as of ``voided_at``: it does not count until it is restored.
+    Returns ``hand`` so marked; inside the caller's write transaction."""
+    db.connection().execute(update(HANDS).where(HANDS.c.id == hand.id).values(status="voided", voided_at=voided_at))
+    hand.status, hand.voided_at = "voided", voided_at
+    return hand
+
+
 def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
     """Whether ``submission`` is the very request that stored ``existing`` under its key: the
     same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
@@ -258,6 +269,16 @@ def same_submission(existing: Hand, submission: Submission) -> Hand:
     if not replays(existing, submission):
         raise key_reused(existing)
     return existing
+
+
+def as_now(db: Session, night: GameSession, stored: Hand) -> Hand:
+    """The answer to a repeated request: ``stored`` (the version its key stored), or the hand's
+    current version when a later correction or seat fix has superseded it, so that a retry is
+    answered with the hand as it stands (one indexed read then)."""
+    if stored.status != "superseded":
+        return stored
+    current = db.connection().execute(_CURRENT_BY_NUMBER, {"night": night.id, "number": stored.number}).first()
+    return db.get(Hand, current.id) if current is not None else stored
 
 
 def by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | None:

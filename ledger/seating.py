@@ -42,6 +42,7 @@ from ledger.night import (
     rules_of,
     store_version,
 )
+from ledger.recording import still_voided
 from ledger.rules import HandError
 from ledger.rules.renaming import rename_entry, rename_result
 from ledger.rules.validation import check_stake
@@ -250,10 +251,12 @@ def swap_seats(
     db: Session, night: GameSession, a: str, b: str, from_hand: int, actor: Actor = SYSTEM
 ) -> list[Hand]:
     """``a`` and ``b`` were entered in each other's seats from hand ``from_hand`` on: at every
-    counted hand from then, whatever was entered for one was the other's (cards, outcome,
-    dealer, seat). Each such hand is re-entered as a new version at its own stake (the old
-    version is kept, superseded) and the current seating is fixed the same way; one audit
-    event names them all. All or nothing: when any hand refuses, nothing changes.
+    hand from then, whatever was entered for one was the other's (cards, outcome, dealer,
+    seat). Each such hand is re-entered as a new version at its own stake (the old version is
+    kept, superseded) and the current seating is fixed the same way; one audit event names them
+    all. A voided hand (an undo, a void) is re-entered too and stays voided, so that restoring
+    it later brings it back at the fixed seats (one that seated only one of the two is left as
+    it was). All or nothing: when any hand refuses, nothing changes.
 
     Returns the new versions, number order. Raises :class:`HandError` 422 ``invalid_entry``
     (the same player twice, a ``from_hand`` outside the night), ``unknown_player`` for a name
@@ -275,9 +278,14 @@ def swap_seats(
         raise HandError("invalid_entry", N_("Say from which hand, 1 to {most}."), "from_hand", most=upcoming)
     swap = {a: b, b: a}
     planned: list[tuple[Hand, list[str], str, Submission, Any]] = []
-    for hand in _counted_from(db, night, from_hand):
-        if not _both_or_neither(hand.players, a, b, hand.number):
-            continue
+    for hand in _current_from(db, night, from_hand):
+        try:
+            if not _both_or_neither(hand.players, a, b, hand.number):
+                continue
+        except NightError:
+            if hand.status == "voided":  # not counting, and not the pair's to swap: as it was
+                continue
+            raise
         players = [swap.get(p, p) for p in hand.players]
         entry = rename_entry(hand.entry, swap)
         submission = Submission(outcome=entry.get("outcome"), hands=entry.get("hands", {}),
@@ -295,13 +303,20 @@ def swap_seats(
         db.rollback()
         return []
     made: list[Hand] = []
+    replaced: list[tuple[Hand, Hand]] = []  # counted (old, new)
     for hand, players, dealer, submission, result in planned:
+        voided_at = hand.voided_at if hand.status == "voided" else None
         hand.status = "superseded"
         db.add(hand)
         db.flush()
-        made.append(store_version(db, night, hand.number, hand.version + 1, dealer, submission, result,
-                                  players=players, stake_minor=hand.stake_minor))
-    figures.hands_replaced(db, night, [hand for hand, *_ in planned], made)
+        new = store_version(db, night, hand.number, hand.version + 1, dealer, submission, result,
+                            players=players, stake_minor=hand.stake_minor)
+        if voided_at is not None:
+            new = still_voided(db, new, voided_at)
+        else:
+            replaced.append((hand, new))
+        made.append(new)
+    figures.hands_replaced(db, night, [old for old, _ in replaced], [new for _, new in replaced])
     if swaps_now:
         night.players = [swap.get(p, p) for p in seated]
     if from_hand == 1:
@@ -316,10 +331,11 @@ def swap_seats(
     return made
 
 
-def _counted_from(db: Session, night: GameSession, from_hand: int) -> list[Hand]:
-    """The counted hands numbered ``from_hand`` or later, number order (read afresh)."""
+def _current_from(db: Session, night: GameSession, from_hand: int) -> list[Hand]:
+    """The current versions (counted or voided) numbered ``from_hand`` or later, number order
+    (read afresh)."""
     return list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number >= from_hand,
-                                           Hand.status == "counted").order_by(Hand.number)  # type: ignore[arg-type]
+                                           Hand.status != "superseded").order_by(Hand.number)  # type: ignore[arg-type]
                         .execution_options(populate_existing=True)))
 
 

@@ -325,3 +325,58 @@ def test_only_the_host_changes_seats_and_not_after_closing(client: Any, five_sea
         assert response.status_code == 409 and response.get_json()["error"] == "session_closed", path
     bad = client.post(f"{base}/stake", json={"stake": 0}, headers=headers)
     assert bad.status_code == 422 and bad.get_json()["error"] == "invalid_stake"
+
+
+def test_a_seat_fix_reenters_the_voided_hands_so_restore_and_redo_bring_them_back_at_the_fixed_seats(
+    client: Any
+) -> None:
+    """Ann, Bob and Cat each tonk out once; hand 2 is voided and hand 3 undone; Bob and Cat
+    then swap from hand 1. Restoring hand 2 and redoing hand 3 count them with the seats fixed:
+    what was entered for Bob was Cat's, and the reverse."""
+    night = client.post("/api/v1/sessions", json={"name": "Swap", "currency": "USD", "stake": 25,
+                                                   "ruleset": {"preset": "classic"},
+                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
+    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
+    for winner in ("Ann", "Bob", "Cat"):
+        assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": winner}},
+                           headers=headers).status_code == 201
+    assert client.post(f"{url}/hands/2/void", headers=headers).status_code == 200
+    assert client.post(f"{url}/undo", headers=headers).status_code == 200
+    swapped = client.post(f"{url}/seats/swap", json={"a": "Bob", "b": "Cat", "from_hand": 1}, headers=headers)
+    assert swapped.status_code == 200, swapped.get_json()
+    assert [(h["number"], h["version"]) for h in swapped.get_json()["hands"]] == [(1, 2), (2, 2), (3, 2)]
+    hands = client.get(f"{url}/hands", headers=headers).get_json()["hands"]
+    assert [(h["number"], h["status"]) for h in hands] == [(1, "counted"), (2, "voided"), (3, "voided")]
+    assert client.get(url, headers=headers).get_json()["net"] == {"Ann": 100, "Bob": -50, "Cat": -50}
+
+    assert client.post(f"{url}/hands/2/restore", headers=headers).status_code == 200
+    assert client.post(f"{url}/redo", headers=headers).status_code == 200
+    hands = client.get(f"{url}/hands", headers=headers).get_json()["hands"]
+    assert [(h["number"], h["outcome"]["winner"], h["status"]) for h in hands] == [
+        (1, "Ann", "counted"), (2, "Cat", "counted"), (3, "Bob", "counted")]
+    body = client.get(url, headers=headers).get_json()
+    assert body["net"] == {"Ann": 0, "Bob": 0, "Cat": 0} and body["players"] == ["Ann", "Cat", "Bob"]
+    from kept_figures import checked_figures
+
+    with client.application.app_context():
+        from ledger.db import get_session
+        checked_figures(get_session(), night["id"])
+
+
+def test_a_retried_hand_after_a_seat_fix_is_answered_with_the_hand_as_it_stands(client: Any) -> None:
+    night = client.post("/api/v1/sessions", json={"name": "Retry", "currency": "USD", "stake": 25,
+                                                   "ruleset": {"preset": "classic"},
+                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
+    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
+    body = {"outcome": {"kind": "tonk_out", "winner": "Bob"}}
+    keyed = headers | {"Idempotency-Key": "hand-1-from-a-phone"}
+    first = client.post(f"{url}/hands", json=body, headers=keyed)
+    assert first.status_code == 201
+    assert client.post(f"{url}/seats/swap", json={"a": "Bob", "b": "Cat", "from_hand": 1},
+                       headers=headers).status_code == 200
+    again = client.post(f"{url}/hands", json=body, headers=keyed)  # the phone never saw the first answer
+    answer = again.get_json()
+    assert again.status_code == 200, answer
+    assert (answer["number"], answer["version"], answer["status"], answer["outcome"]["winner"]) == (
+        1, 2, "counted", "Cat")
+    assert client.get(url, headers=headers).get_json()["hand_count"] == 1
