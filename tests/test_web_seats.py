@@ -140,3 +140,26 @@ def test_a_hand_played_before_the_stake_changed_is_corrected_at_its_own_stake(cl
     assert phone.status == 302
     hand = api_session(client, session_id)
     assert hand["net"] == {"A": -100, "Dee": 0, "B": 25, "C": 75}
+
+
+def test_the_log_shows_money_under_the_names_of_now_so_a_reused_name_never_takes_anothers(client: Any) -> None:
+    """Bob wins hand 1 and is renamed Bobby; a new Bob sits in. Hand 1's line in the log says
+    Bobby won it, in its description and in its amounts (the new Bob never played it); the
+    rename itself still reads Bob → Bobby."""
+    night = client.post("/api/v1/sessions", json={"name": "Names", "currency": "USD", "stake": 25,
+                                                   "ruleset": {"preset": "classic"},
+                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
+    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
+    assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": "Bob"}},
+                       headers=headers).status_code == 201
+    assert client.post(f"{url}/payments", json={"from": "Ann", "to": "Bob", "amount": 50},
+                       headers=headers).status_code == 201
+    assert client.post(f"{url}/players/rename", json={"from": "Bob", "to": "Bobby"}, headers=headers).status_code == 200
+    assert client.post(f"{url}/players", json={"name": "Bob"}, headers=headers).status_code == 201
+    client.get(f"/join/{night['id']}/{night['token']}")
+    log = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", client.get(f"/s/{night['id']}/log").get_data(as_text=True))).split())
+    hand = log[log.index("Hand 1 recorded"):]
+    assert "Bobby tonked out (2×) Ann: -$0.50 Bobby: +$1.00 Cat: -$0.50" in hand
+    assert "Bob: +$1.00" not in log
+    assert "Ann paid Bobby $0.50" in log
+    assert "Bob is now Bobby" in log  # the rename itself names the names of then

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from flask import Response, abort, render_template, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from ledger import export
-from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.i18n import N_, _
@@ -59,12 +58,23 @@ class EventView:
 
 
 def describe_event(
-    event: AuditEvent, night: GameSession, hands: Mapping[tuple[int, int], Hand] | None = None
+    event: AuditEvent, night: GameSession, hands: Mapping[tuple[int, int], Hand] | None = None,
+    renames: Sequence[tuple[int, str, str]] = (),
 ) -> EventView:
     """An audit event as the log shows it, in the request's language. ``hands`` maps
     ``(number, version)`` to stored hands (for the one-line description of a recorded or
-    corrected hand)."""
+    corrected hand, which a rename rewrote). ``renames`` are the night's renames
+    (:func:`renames_of`): the amounts, dealers and payments of an event before a rename are
+    shown under the names of now, as its description is, so that a name given back to someone
+    new never shows the money of the one who had it (the seat events keep the names of then)."""
     detail = event.detail or {}
+    later = [(old, new) for at, old, new in renames if at > (event.id or 0)]
+
+    def now(name: Any) -> Any:
+        for old, new in later:
+            name = new if name == old else name
+        return name
+
     before, after = detail.get("before") or {}, detail.get("after") or {}
     number = event.hand_number
     currency = night.currency
@@ -76,7 +86,7 @@ def describe_event(
         return str(describe_hand(hand.entry.get("outcome", {}), hand.result)) if hand else ""
 
     def nets(values: Any) -> dict[str, int]:
-        return {p: int(v) for p, v in (values or {}).items() if isinstance(v, int)}
+        return {now(p): int(v) for p, v in (values or {}).items() if isinstance(v, int)}
 
     def seats(*amounts: Mapping[str, int]) -> list[str]:
         """The players an event's amounts name (that hand's seating, with the names of then),
@@ -88,7 +98,7 @@ def describe_event(
         net = nets(after.get("net"))
         return EventView(**base, title=_("Hand {number} recorded", number=number), summary=hand_text(1),
                          changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in seats(net)]
-                         + [Change(_("Dealer"), "", str(after.get("dealer", "")))])
+                         + [Change(_("Dealer"), "", str(now(after.get("dealer", ""))))])
     if event.action == "hand_voided":
         net = nets(before.get("net"))
         return EventView(**base, title=_("Hand {number} voided", number=number),
@@ -110,17 +120,17 @@ def describe_event(
         changes = [Change(p, signed_money(old.get(p, 0), currency), signed_money(new.get(p, 0), currency))
                    for p in seats(new, old)]
         if before.get("dealer") != after.get("dealer"):
-            changes.append(Change(_("Dealer"), str(before.get("dealer", "")), str(after.get("dealer", ""))))
+            changes.append(Change(_("Dealer"), str(now(before.get("dealer", ""))), str(now(after.get("dealer", "")))))
         texts = (hand_text(v_old), hand_text(v_new)) if isinstance(v_old, int) and isinstance(v_new, int) else ("", "")
         if texts[0] != texts[1]:
             changes.insert(0, Change(_("Hand"), texts[0], texts[1]))
         return EventView(**base, title=_("Hand {number} corrected (version {old} → {new})", number=number,
                                          old=v_old, new=v_new), changes=changes)
     if event.action == "payment_recorded":
-        return EventView(**base, title=_payment_words(after, currency))
+        return EventView(**base, title=_payment_words(after, currency, now))
     if event.action == "payment_voided":
         return EventView(**base, title=_("Payment voided"),
-                         changes=[Change(_payment_words(before, currency), _(COUNTED), _(NOT_COUNTED))])
+                         changes=[Change(_payment_words(before, currency, now), _(COUNTED), _(NOT_COUNTED))])
     if event.action == "session_created":
         preset = PRESETS.get(str((after.get("ruleset") or {}).get("preset")))
         stake = after.get("stake_minor")
@@ -172,11 +182,27 @@ def headlines(db: Session, night: GameSession, events: list[AuditEvent]) -> list
 live.describe = headlines
 
 
-def _payment_words(payment: Mapping[str, Any], currency: str) -> str:
+def _payment_words(payment: Mapping[str, Any], currency: str, now: Callable[[Any], Any]) -> str:
     amount = payment.get("amount")
     shown = money(amount, currency) if isinstance(amount, int) else "?"
-    return _("{payer} paid {payee} {amount}", payer=payment.get("from", "?"), payee=payment.get("to", "?"),
+    return _("{payer} paid {payee} {amount}", payer=now(payment.get("from", "?")), payee=now(payment.get("to", "?")),
              amount=shown)
+
+
+_RENAMES = (select(AuditEvent.id, AuditEvent.detail)
+            .where(AuditEvent.session_id == bindparam("night"), AuditEvent.action == "player_renamed")
+            .order_by(col(AuditEvent.id)))
+
+
+def renames_of(db: Session, night: GameSession) -> list[tuple[int, str, str]]:
+    """The night's renames, oldest first: ``(event id, old name, new name)`` (one indexed read
+    of the rename events only, ``ix_audit_event_session_action``)."""
+    out = []
+    for event_id, detail in db.exec(_RENAMES, params={"night": night.id}):
+        old, new = (detail or {}).get("before", {}).get("name"), (detail or {}).get("after", {}).get("name")
+        if isinstance(old, str) and isinstance(new, str):
+            out.append((int(event_id), old, new))
+    return out
 
 
 @live.view("log", "_live_log.html")
@@ -188,7 +214,8 @@ def log_state(db: Session, night: GameSession, actor: Actor, page: int = 1) -> d
                                             "skip": (page - 1) * LOG_PER_PAGE}))
     shown = found[:LOG_PER_PAGE]
     hands = named_hands(db, night, shown)
-    return {"events": [describe_event(e, night, hands) for e in shown], "page": page,
+    renames = renames_of(db, night)
+    return {"events": [describe_event(e, night, hands, renames) for e in shown], "page": page,
             "older": len(found) > LOG_PER_PAGE}
 
 
