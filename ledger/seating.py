@@ -160,6 +160,8 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     if settle not in SETTLE_CHOICES:
         raise HandError("invalid_entry", N_("Say whether the leaver is paid now or at the end (now or at_end)."), "settle")
     name = normalise_name(name) if isinstance(name, str) else ""
+    if not name:
+        raise HandError("invalid_entry", N_("Choose who is leaving."), "name")
     night = _locked(db, night)
     _require_open(night)
     seated = list(night.players)
@@ -269,6 +271,8 @@ def swap_seats(
     night = _locked(db, night)
     _require_open(night)
     for field, name in (("a", a), ("b", b)):
+        if not name:
+            raise HandError("invalid_entry", N_("Name two different players to swap."), field)
         if name not in seat_order(night):
             raise HandError("unknown_player", N_("{name} never sat at this table."), field, name=name)
     if a == b:
@@ -366,6 +370,8 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
     actor.require("seat")
     old = normalise_name(old) if isinstance(old, str) else ""
     new = clean_name(new if isinstance(new, str) else "", "to", MAX_NAME)
+    if not old:
+        raise HandError("invalid_entry", N_("Choose a player to rename."), "from")
     night = _locked(db, night)
     if old not in seat_order(night):
         raise HandError("unknown_player", N_("{name} never sat at this table."), "from", name=old)

@@ -380,3 +380,21 @@ def test_a_retried_hand_after_a_seat_fix_is_answered_with_the_hand_as_it_stands(
     assert (answer["number"], answer["version"], answer["status"], answer["outcome"]["winner"]) == (
         1, 2, "counted", "Cat")
     assert client.get(url, headers=headers).get_json()["hand_count"] == 1
+
+
+@pytest.mark.parametrize(("path", "body", "field", "message"), [
+    ("players/leave", {"name": " "}, "name", "Choose who is leaving."),
+    ("seats/swap", {"a": "", "b": "Ann", "from_hand": 1}, "a", "Name two different players to swap."),
+    ("players/rename", {"from": "", "to": "Ann B"}, "from", "Choose a player to rename."),
+])
+def test_a_seat_change_without_a_name_asks_for_one(
+    client: Any, path: str, body: dict[str, Any], field: str, message: str
+) -> None:
+    night = client.post("/api/v1/sessions", json={"name": "Names", "currency": "USD", "stake": 25,
+                                                   "ruleset": {"preset": "classic"},
+                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
+    refused = client.post(f"/api/v1/sessions/{night['id']}/{path}", json=body,
+                          headers={"Authorization": f"Bearer {night['token']}"})
+    answer = refused.get_json()
+    assert (refused.status_code, answer["error"], answer["field"], answer["message"]) == (
+        422, "invalid_entry", field, message)

@@ -91,7 +91,7 @@ def test_the_host_changes_the_table_from_the_phone(client: Any) -> None:
     assert refused_swap.status_code == 422
     assert alert(refused_swap.get_data(as_text=True)).startswith("At hand 1 A was seated but Dee was not")
     assert 'value="1"' in refused_swap.get_data(as_text=True)
-    assert post(client, session_id, "swap", a="A", b="C", from_hand="1").status_code == 302
+    assert post(client, session_id, "swap", a="A", b="C", from_hand="\u0661").status_code == 302  # Arabic-Indic 1
     assert flashes(seats_page(client, session_id)) == ["A and C swapped seats from hand 1: hands 1 re-entered."]
     assert api_session(client, session_id)["net"] == {"C": -100, "Dee": 0, "A": 25, "B": 75}
 

@@ -161,8 +161,9 @@ def swap(session_id: str) -> Any:
     raw = typed["from_hand"].strip()
     if not raw.isdecimal() or len(raw) > 9:
         return _render(night, actor, "swap", typed, _("Type the number of the first hand they were swapped at."), 422)
+    from_hand = int(raw)  # digits of any script ("໒", "٢") read as the number they write
     try:
-        made = seating.swap_seats(get_session(), night, typed["a"], typed["b"], int(raw), actor)
+        made = seating.swap_seats(get_session(), night, typed["a"], typed["b"], from_hand, actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "swap", typed, err)
     a, b = normalise_name(typed["a"]), normalise_name(typed["b"])
@@ -172,8 +173,8 @@ def swap(session_id: str) -> Any:
         # a language with plural forms picks its own for the count
         return _done(night, ngettext("{a} and {b} swapped seats from hand {hand}: hands {numbers} re-entered.",
                                      "{a} and {b} swapped seats from hand {hand}: hands {numbers} re-entered.",
-                                     len(made), a=a, b=b, hand=raw, numbers=numbers))
-    return _done(night, _("{a} and {b} swapped seats from hand {hand}.", a=a, b=b, hand=raw))
+                                     len(made), a=a, b=b, hand=from_hand, numbers=numbers))
+    return _done(night, _("{a} and {b} swapped seats from hand {hand}.", a=a, b=b, hand=from_hand))
 
 
 @bp.post("/s/<session_id>/seats/rename")
