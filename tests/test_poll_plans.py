@@ -31,6 +31,10 @@ PLANS = {
     "a page's events": (hand_rows.PAGE_EVENTS, NIGHT | {"low": 451, "high": 500},
                         ["SEARCH audit_event USING INDEX (session_id, hand_number) (session_id=? AND hand_number>? AND hand_number<?)",
                          "USE TEMP B-TREE FOR ORDER BY"]),  # the page's events only: at most a few per hand
+    "the seat fixes": (hand_rows.SEAT_FIXES, NIGHT,
+                       ["SEARCH audit_event USING INDEX (session_id, action, id) (session_id=? AND action=?)"]),
+    "the renames": (log_page._RENAMES, NIGHT,
+                    ["SEARCH audit_event USING INDEX (session_id, action, id) (session_id=? AND action=?)"]),
     "a page's hands": (hand_rows.PAGE_HANDS, NIGHT | {"low": 451, "high": 500},
                        ["SEARCH hand USING INDEX (session_id, number, version) (session_id=? AND number>? AND number<?)"]),
     "hands the news names": (log_page._NAMED_HANDS, NIGHT | {"numbers": [7, 8]},

@@ -163,3 +163,18 @@ def test_the_log_shows_money_under_the_names_of_now_so_a_reused_name_never_takes
     assert "Bob: +$1.00" not in log
     assert "Ann paid Bobby $0.50" in log
     assert "Bob is now Bobby" in log  # the rename itself names the names of then
+
+
+def test_a_hand_re_entered_by_a_seat_fix_says_who_fixed_it(client: Any) -> None:
+    night = client.post("/api/v1/sessions", json={"name": "Fix", "currency": "USD", "stake": 25,
+                                                   "ruleset": {"preset": "classic"},
+                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
+    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
+    assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": "Bob"}},
+                       headers=headers).status_code == 201
+    assert client.post(f"{url}/seats/swap", json={"a": "Bob", "b": "Cat", "from_hand": 1},
+                       headers=headers).status_code == 200
+    client.get(f"/join/{night['id']}/{night['token']}")
+    page = text_of(client.get(f"/s/{night['id']}/hands").get_data(as_text=True))
+    assert "Corrected by unknown" not in page
+    assert re.search(r"Corrected by host", page), page[:2000]

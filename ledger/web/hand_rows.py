@@ -93,6 +93,11 @@ PAGE_EVENTS = (select(AuditEvent).where(AuditEvent.session_id == bindparam("nigh
                                         AuditEvent.hand_number >= bindparam("low"),  # type: ignore[operator]
                                         AuditEvent.hand_number <= bindparam("high"))  # type: ignore[operator]
                .order_by(AuditEvent.id))  # type: ignore[arg-type]
+# a seat fix is one event for every hand it re-entered (no hand number): the night's few, by
+# ix_audit_event_session_action
+SEAT_FIXES = (select(AuditEvent).where(AuditEvent.session_id == bindparam("night"),
+                                       AuditEvent.action == "seats_swapped")
+              .order_by(AuditEvent.id))  # type: ignore[arg-type]
 
 
 def rows_between(db: Session, night: GameSession, low: int, high: int) -> list[dict[str, Any]]:
@@ -104,6 +109,11 @@ def rows_between(db: Session, night: GameSession, low: int, high: int) -> list[d
     for hand in db.exec(PAGE_HANDS, params=between):
         versions.setdefault(hand.number, []).append(hand)
     made, voided = _hand_events(db.exec(PAGE_EVENTS, params=between))
+    for fix in db.exec(SEAT_FIXES, params={"night": night.id}):  # who re-entered a hand at fixed seats
+        for entry in (fix.detail.get("after") or {}).get("hands") or []:
+            number, version = entry.get("number"), entry.get("version")
+            if isinstance(number, int) and isinstance(version, int) and low <= number <= high:
+                made[(number, version)] = fix
     rows = []
     for number in sorted(versions, reverse=True):
         chain = versions[number]
