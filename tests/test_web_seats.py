@@ -57,6 +57,11 @@ def test_the_host_changes_the_table_from_the_phone(client: Any) -> None:
 
     bad_stake = post(client, session_id, "stake", stake="0.5x")
     assert bad_stake.status_code == 422 and 'value="0.5x"' in bad_stake.get_data(as_text=True)
+    for typed in ("0", "99999999999999"):  # refused in dollars, as typed, never in cents
+        out_of_range = post(client, session_id, "stake", stake=typed)
+        page = out_of_range.get_data(as_text=True)
+        assert out_of_range.status_code == 422 and f'value="{typed}"' in page
+        assert alert(page) == "The stake must be more than zero and at most $10,000,000.00."
     assert post(client, session_id, "stake", stake="0.50").status_code == 302
     page = seats_page(client, session_id)
     assert flashes(page) == ["The stake is $0.50 from hand 2."]
@@ -83,6 +88,9 @@ def test_the_host_changes_the_table_from_the_phone(client: Any) -> None:
     assert left.status_code == 302
     page = seats_page(client, session_id)
     assert flashes(page) == ["B leaves +$0.50: A pays B $0.50. To be paid at the end of the night."]
+    again = post(client, session_id, "leave", name="B", settle="at_end", confirmed="yes", quote=quote)  # a double tap
+    assert again.status_code == 302
+    assert flashes(seats_page(client, session_id)) == ["B already left this table."]
     assert seated(page) == ["A", "Dee", "C"] and "as of hand 1" in text_of(page)
     body = api_session(client, session_id)
     assert body["outstanding"]["B"] == 50  # paid at the end: still in the plan

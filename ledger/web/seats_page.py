@@ -28,6 +28,7 @@ from ledger.money import parse_amount
 from ledger.names import normalise_name
 from ledger.night import NightError
 from ledger.rules import HandError
+from ledger.rules.validation import MAX_STAKE_MINOR
 from ledger.timeline import roster_of, seat_order
 from ledger.web import live
 from ledger.web.access import authorised
@@ -109,6 +110,10 @@ def leave(session_id: str) -> Any:
     night, actor = authorised(session_id, "seat")
     typed = _typed("name", "settle", "quote")
     name = normalise_name(typed["name"])
+    if name and name not in night.players and name in (night.roster or []) and request.form.get("confirmed") == "yes":
+        # "Pay now" tapped twice: the first tap went through; this one says so instead of refusing
+        flash(_("{name} already left this table.", name=name), "success")
+        return redirect(url_for("web.seats", session_id=night.id))
     if name not in night.players:
         message = _("{name} is not seated.", name=name) if name else _("Choose who is leaving.")
         return _render(night, actor, "leave", typed, message, 422)
@@ -148,7 +153,13 @@ def stake(session_id: str) -> Any:
         return _render(night, actor, "stake", typed, amount_message(exc), 422)
     try:
         value, from_hand = seating.change_stake(get_session(), night, amount, actor)
-    except (HandError, NightError) as err:
+    except HandError as err:
+        if err.code == "invalid_stake":  # in the night's money, as typed, not in minor units
+            largest = money(MAX_STAKE_MINOR, night.currency)
+            return _render(night, actor, "stake", typed,
+                           _("The stake must be more than zero and at most {largest}.", largest=largest), 422)
+        return _refused(night, actor, "stake", typed, err)
+    except NightError as err:
         return _refused(night, actor, "stake", typed, err)
     return _done(night, _("The stake is {stake} from hand {hand}.", stake=money(value, night.currency), hand=from_hand))
 
