@@ -171,7 +171,7 @@ def plan_lines(report: SessionReport) -> tuple[PlanLine, ...]:
         if t.payer not in stretches:
             stretches[t.payer] = _debt_stretch(report, t.payer)
         lost = [h for h in stretches[t.payer] if h.amounts_minor.get(t.payer, 0) < 0]
-        pair = [h for h in lost if h.amounts_minor.get(t.payee, 0) > 0]
+        pair = [h for h in lost if t.payee in h.winners]  # "which {payee} won": won, not merely gained
         chosen = pair or lost
         why = tuple(WhyHand(h.number, h.amounts_minor[t.payer]) for h in chosen[:WHY_LIMIT])
         out.append(PlanLine(t.payer, t.payee, t.amount_minor, why, max(0, len(chosen) - WHY_LIMIT), bool(pair)))

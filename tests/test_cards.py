@@ -20,7 +20,8 @@ def test_accepted_notation(text: str, canonical: str) -> None:
     assert str(Card.parse(text)) == canonical
 
 
-@pytest.mark.parametrize("text", ["1H", "11S", "0C", "S10", "10X", "", "  ", "Q", "QQ", "AS=KH", "JK=JK", 10, None])
+@pytest.mark.parametrize("text", ["1H", "11S", "0C", "S10", "10X", "", "  ", "Q", "QQ", "AS=KH", "JK=JK", 10, None,
+                                  "10 H", "a s", "A\u2660\ufe0e"])  # spaces only around a card; U+FE0F only
 def test_refused_notation(text: object) -> None:
     with pytest.raises(InvalidCard):
         Card.parse(text)
@@ -41,3 +42,16 @@ def test_round_trip(rank: str, suit: str, lower: bool, pad: str) -> None:
     card = Card.parse(text.lower() if lower else text)
     assert str(card) == f"{rank}{suit}"
     assert Card.parse(str(card)) == card
+
+
+@pytest.mark.parametrize("preset", ["classic", "wikipedia"])
+def test_a_declared_joker_outside_declared_mode_is_an_invalid_card_whatever_the_joker_count(preset: str) -> None:
+    """RULES.md §1.5: ``JK=<card>`` is accepted only when ``joker_value_mode = declared``, else
+    ``invalid_card``, which §9.1 checks (item 6) before jokers are allowed at all (item 7)."""
+    from ledger.rules import HandError, score_entry
+
+    with pytest.raises(HandError) as refused:
+        score_entry({"players": ["A", "B", "C"], "stake": 25, "ruleset": {"preset": preset},
+                     "outcome": {"kind": "knock", "knocker": "A"},
+                     "hands": {"A": {"cards": ["JK=QH"]}, "B": {"total": 30}, "C": {"total": 31}}})
+    assert (refused.value.code, refused.value.field) == ("invalid_card", "hands.A.cards[0]")

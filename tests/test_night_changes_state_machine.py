@@ -203,15 +203,18 @@ def make_changing_machine(client: Any, night_data: dict[str, Any]) -> Any:
             if self.closed:
                 assert (status, body["error"]) == (409, "session_closed")
                 return
-            seatings = [(n, h["players"]) for n, h in sorted(self.hands.items())
-                        if n >= from_hand and h["status"] == "counted"] + [(len(self.hands) + 1, self.seated)]
+            current = [(n, h["players"], h["status"]) for n, h in sorted(self.hands.items()) if n >= from_hand]
+            seatings = [(n, seats) for n, seats, status in current if status == "counted"] + [
+                (len(self.hands) + 1, self.seated)]
             split = next((n for n, seats in seatings if (a in seats) != (b in seats)), None)
             if split is not None:
                 assert (status, body["error"], body["hand"]) == (422, "unknown_player", split), body
                 return
             assert status == 200, body
             fix = {a: b, b: a}
-            affected = [n for n, seats in seatings[:-1] if a in seats]
+            # voided hands that seated both are re-entered too, still voided (a restore brings them
+            # back at the fixed seats); one that seated only one of them is left as it was
+            affected = [n for n, seats, _status in current if a in seats and b in seats]
             assert body["hands"] == [{"number": n, "version": self.hands[n]["version"] + 1} for n in affected]
             for n in affected:
                 hand = self.hands[n]

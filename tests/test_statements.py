@@ -54,14 +54,15 @@ def played(client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
 def reason_hands(night: dict[str, Any], payer: str, payee: str) -> list[tuple[int, int]]:
     """The hands a plan line names as its reason, worked out here from the night's JSON: the
     payer's hands since their running balance last stood at zero or better, those the payer
-    lost and the payee won (all the payer lost in that stretch when the payee won none)."""
+    lost and the payee won, that is gained the most in (a caught knocker's other opponents gain
+    too, but the catcher won); all the payer lost in that stretch when the payee won none."""
     balance, stretch = 0, []
     for number, hand in enumerate(night["hands"], start=1):
         net = hand["expected"]["net"]
         balance += net.get(payer, 0)
         stretch = [] if balance >= 0 else [*stretch, (number, net)]
     lost = [(n, net) for n, net in stretch if net.get(payer, 0) < 0]
-    pair = [(n, net) for n, net in lost if net.get(payee, 0) > 0]
+    pair = [(n, net) for n, net in lost if net.get(payee, 0) > 0 and net[payee] == max(net.values())]
     return [(n, net[payer]) for n, net in (pair or lost)]
 
 
@@ -99,6 +100,8 @@ def test_each_players_statement_shows_net_hands_plan_and_reasons(
             why = why[: why.index(".") + 1] if "won." not in why else why[: why.index("won.") + 4]
             for number, amount in reasons[:12]:
                 assert f"hand {number} ({usd(amount)})" in why, (player, number, why)
+        if player == "Dee":  # hand 14: Marcus was caught by Rosa; Dee gained $0.25 but did not win it
+            assert "hand 14" not in text[text.index("Why: Marcus lost"):].split(".")[0]
         if player in ("Marcus", "Rosa"):
             assert f"Still to pay: {usd(-expected_net[player])}." in text
         else:

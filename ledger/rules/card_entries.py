@@ -141,7 +141,7 @@ def parse_cards(rules: RuleSet, record: HandRecord) -> Parsed:
         parsed = _read_cards(record)
     except InvalidCard:
         parsed = None
-    if parsed is None or (rules.jokers and rules.joker_value_mode != "declared" and parsed.declares_a_joker()):
+    if parsed is None or (rules.joker_value_mode != "declared" and parsed.declares_a_joker()):
         # something is refused: read again card by card to find the first one at fault
         parsed = _read_cards_one_by_one(rules, record)
     return parsed
@@ -201,7 +201,7 @@ def _parse_one(rules: RuleSet, text: Any, field: str, owner: _Owner) -> Card:
         card = Card.parse(text)
     except InvalidCard:
         raise HandError("invalid_card", NOT_A_CARD[owner.kind], field, text=repr(text), **params) from None
-    if card.declared is not None and rules.jokers and rules.joker_value_mode != "declared":
+    if card.declared is not None and rules.joker_value_mode != "declared":  # §1.5, before §9.1 item 7
         raise HandError("invalid_card", NOT_DECLARED[owner.kind], field, card=card.declared, **params)
     return card
 

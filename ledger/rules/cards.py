@@ -26,7 +26,7 @@ _SUIT_ALIASES = {
     "♤": "S", "♡": "H", "♢": "D", "♧": "C",
 }
 _JOKER_ALIASES = ("JK", "JOKER", "JKR")
-_VARIATION_SELECTORS = ("\ufe0f", "\ufe0e")
+_VARIATION_SELECTORS = ("\ufe0f",)  # the emoji selector only (RULES.md §1.5)
 
 
 class InvalidCard(ValueError):
@@ -105,7 +105,7 @@ class Card:
         if len(cleaned) < 2:
             raise InvalidCard(original)
         suit = _SUIT_ALIASES.get(cleaned[-1])
-        rank_text = cleaned[:-1].strip()
+        rank_text = cleaned[:-1]  # "10 H" is no card: spaces only around it (RULES.md §1.5)
         if suit is None:
             raise InvalidCard(original, "unknown suit")
         if rank_text == "T":

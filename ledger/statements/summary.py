@@ -151,8 +151,8 @@ def _results(
                 para(money.cell(report.net_minor[player], bold=True), right),
             ]
         )
-    amount_w = max(
-        [text_width(money(report.net_minor[p]), 9.5, bold=True) for p in report.players]
+    amount_w = max(  # as drawn: signed ("+$4,999.95"), so that no amount wraps
+        [text_width(money.signed(report.net_minor[p]), 9.5, bold=True) for p in report.players]
         + [text_width(final_net, 9.5, bold=True)]
     )
     net_w = min(amount_w + 14, net_col * 0.6)
