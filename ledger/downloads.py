@@ -21,6 +21,7 @@ one language is never served for a request in another.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import threading
 import re
 import unicodedata
@@ -144,15 +145,30 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
                          None, {"retry_after": RETRY_AFTER_S}) from None
 
 
+# letters that no decomposition turns into ASCII, spelled as their languages' readers would
+_SPELLED = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "đ": "d", "Đ": "D",
+                          "ł": "l", "Ł": "L", "œ": "oe", "Œ": "OE", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D"})
+
+
 def content_disposition(name: str) -> str:
-    """RFC 6266: an ASCII ``filename`` fallback and the exact name as ``filename*`` UTF-8."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    """RFC 6266: an ASCII ``filename`` fallback and the exact name as ``filename*`` UTF-8.
+
+    The fallback keeps what has an ASCII spelling (``İsmail Şık`` → ``Ismail Sik``). Where
+    letters of another script had to be left out (a Lao night, a Malayalam player's statement),
+    six characters of a hash of the whole name are added, so that two files whose names differ
+    only in those letters never share a fallback (a statement and the summary, two players)."""
+    spelled = unicodedata.normalize("NFKD", name.translate(_SPELLED))
+    lost = any(not c.isascii() and unicodedata.category(c)[0] in "LN" for c in spelled)
+    ascii_name = spelled.encode("ascii", "ignore").decode("ascii")
     ascii_name = "".join(c if c.isalnum() or c in "-_. " else "_" for c in ascii_name).strip()
+    ascii_name = re.sub(r"\s{2,}", " ", re.sub(r"\s*_[\s_]*", "_", ascii_name))
     stem = ascii_name[:-len(".pdf")] if ascii_name.endswith(".pdf") else ascii_name
     # words in another script leave nothing: no dash stands where they stood
     stem = "-".join(part for part in re.split(r"[-_. ]*-[-_. ]*", stem) if part.strip("_. ")).strip("-_. ")
     if not any(c.isalpha() for c in stem):
         stem = f"tonk-{stem}" if stem else "tonk"
+    if lost:
+        stem += "-" + hashlib.sha256(name.encode()).hexdigest()[:6]
     ascii_name = stem + ".pdf"
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
 
