@@ -221,3 +221,16 @@ def test_stress_pack_at_eight_players_two_thousand_hands_five_hundred_payments_l
     for player in players:
         assert player in text
     assert "Netover2000countedhands" in text
+
+
+def test_a_zone_name_that_cldr_brackets_is_bracketed_once() -> None:
+    """CLDR's short Estonian name of America/Chicago is "(Ameerika Ühendriigid (Chicago))": the
+    sentence brackets the zone already, so it reads "(America/Chicago, Ameerika Ühendriigid (Chicago))"."""
+    from datetime import datetime, timezone
+
+    from ledger.i18n import use_language
+    from ledger.statements.look import when
+
+    with use_language("et"):
+        shown = when(datetime(2024, 11, 30, 2, 30, tzinfo=timezone.utc), "et_EE", "America/Chicago")
+    assert shown.endswith("(America/Chicago, Ameerika Ühendriigid (Chicago))"), shown

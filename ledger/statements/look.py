@@ -185,6 +185,8 @@ def when(moment: datetime, locale: str, zone_name: str = "UTC") -> str:
     if tz.key == "UTC":
         return _("{date}, {time} UTC", date=day, time=clock)
     city = get_timezone_name(tz, width="short", locale=locale)
+    if city.startswith("(") and city.endswith(")"):  # CLDR's Estonian "(Eesti)": the sentence brackets it already
+        city = city[1:-1]
     abbreviation = local.tzname() or tz.key
     return _("{date}, {time} ({zone}, {zone_name})", date=day, time=clock, zone=tz.key.replace("_", " "),
              zone_name=city if city != abbreviation else abbreviation)
