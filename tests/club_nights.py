@@ -66,3 +66,17 @@ def three_nights(client: Any, club: dict[str, Any]) -> list[dict[str, Any]]:
     third = play_part(client, club, 2, players=["dee", "MARCUS", "Rosa", "Toma\u0301s"])
     close(client, third, False)
     return [first, second, third]
+
+
+def won_club_night(client: Any, club: dict[str, Any], players: list[str], winner: str | None = None) -> dict[str, Any]:
+    """A club night of ``players`` at a 25-cent stake (classic rules), started with the owner's
+    token, with one tonk out by ``winner`` when given; the night's creation answer."""
+    response = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
+        "name": "Club night", "stake": 25, "ruleset": {"preset": "classic"}, "players": players, "club": club["id"]})
+    assert response.status_code == 201, response.get_json()
+    night = response.get_json()
+    if winner is not None:
+        recorded = client.post(f"/api/v1/sessions/{night['id']}/hands", headers=bearer(night["token"]),
+                               json={"outcome": {"kind": "tonk_out", "winner": winner}})
+        assert recorded.status_code == 201, recorded.get_json()
+    return night

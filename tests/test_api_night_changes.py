@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from small_nights import ann_bob_cat
+
 from tests.conftest import session_body
 
 FIFTH = "Ed"
@@ -333,13 +335,8 @@ def test_a_seat_fix_reenters_the_voided_hands_so_restore_and_redo_bring_them_bac
     """Ann, Bob and Cat each tonk out once; hand 2 is voided and hand 3 undone; Bob and Cat
     then swap from hand 1. Restoring hand 2 and redoing hand 3 count them with the seats fixed:
     what was entered for Bob was Cat's, and the reverse."""
-    night = client.post("/api/v1/sessions", json={"name": "Swap", "currency": "USD", "stake": 25,
-                                                   "ruleset": {"preset": "classic"},
-                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
-    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
-    for winner in ("Ann", "Bob", "Cat"):
-        assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": winner}},
-                           headers=headers).status_code == 201
+    night = ann_bob_cat(client, "Ann", "Bob", "Cat")
+    url, headers = night["url"], night["headers"]
     assert client.post(f"{url}/hands/2/void", headers=headers).status_code == 200
     assert client.post(f"{url}/undo", headers=headers).status_code == 200
     swapped = client.post(f"{url}/seats/swap", json={"a": "Bob", "b": "Cat", "from_hand": 1}, headers=headers)
@@ -364,10 +361,8 @@ def test_a_seat_fix_reenters_the_voided_hands_so_restore_and_redo_bring_them_bac
 
 
 def test_a_retried_hand_after_a_seat_fix_is_answered_with_the_hand_as_it_stands(client: Any) -> None:
-    night = client.post("/api/v1/sessions", json={"name": "Retry", "currency": "USD", "stake": 25,
-                                                   "ruleset": {"preset": "classic"},
-                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
-    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
+    night = ann_bob_cat(client)
+    url, headers = night["url"], night["headers"]
     body = {"outcome": {"kind": "tonk_out", "winner": "Bob"}}
     keyed = headers | {"Idempotency-Key": "hand-1-from-a-phone"}
     first = client.post(f"{url}/hands", json=body, headers=keyed)
@@ -390,11 +385,8 @@ def test_a_retried_hand_after_a_seat_fix_is_answered_with_the_hand_as_it_stands(
 def test_a_seat_change_without_a_name_asks_for_one(
     client: Any, path: str, body: dict[str, Any], field: str, message: str
 ) -> None:
-    night = client.post("/api/v1/sessions", json={"name": "Names", "currency": "USD", "stake": 25,
-                                                   "ruleset": {"preset": "classic"},
-                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
-    refused = client.post(f"/api/v1/sessions/{night['id']}/{path}", json=body,
-                          headers={"Authorization": f"Bearer {night['token']}"})
+    night = ann_bob_cat(client)
+    refused = client.post(f"{night['url']}/{path}", json=body, headers=night["headers"])
     answer = refused.get_json()
     assert (refused.status_code, answer["error"], answer["field"], answer["message"]) == (
         422, "invalid_entry", field, message)

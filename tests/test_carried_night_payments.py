@@ -7,7 +7,7 @@ import html
 import re
 from typing import Any
 
-from club_nights import bearer, close, make_club, part_finals, play_part
+from club_nights import bearer, close, make_club, part_finals, play_part, won_club_night
 from test_web_pages import csrf_of, flashes
 
 CARRIED = ("The debts of this night were carried into the balances of Friday club; "
@@ -116,12 +116,8 @@ def test_a_club_night_settled_in_cash_still_takes_payments(app: Any, client: Any
 
 def test_a_carried_night_says_so_in_its_answers_and_pdfs_instead_of_a_plan_between_players(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus"])
-    night = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
-        "name": "Club night", "stake": 25, "ruleset": {"preset": "classic"}, "players": ["Dee", "Marcus"],
-        "club": club["id"]}).get_json()
+    night = won_club_night(client, club, ["Dee", "Marcus"], "Dee")
     headers = bearer(night["token"])
-    assert client.post(f"/api/v1/sessions/{night['id']}/hands", headers=headers,
-                       json={"outcome": {"kind": "tonk_out", "winner": "Dee"}}).status_code == 201
     from test_club_statements import pdf_text
 
     before = client.get(f"/api/v1/sessions/{night['id']}", headers=headers).get_json()

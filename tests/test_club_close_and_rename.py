@@ -7,27 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from club_nights import NIGHT, bearer, close, make_club
-
-
-def _night(client: Any, club: dict[str, Any], players: list[str]) -> dict[str, Any]:
-    response = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
-        "name": "Club night", "stake": NIGHT["stake"], "ruleset": NIGHT["ruleset"], "players": players,
-        "club": club["id"]})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def _won(client: Any, night: dict[str, Any], winner: str) -> None:
-    recorded = client.post(f"/api/v1/sessions/{night['id']}/hands", headers=bearer(night["token"]),
-                           json={"outcome": {"kind": "tonk_out", "winner": winner}})
-    assert recorded.status_code == 201, recorded.get_json()
+from club_nights import bearer, close, make_club, won_club_night
 
 
 def test_a_second_close_asking_for_the_other_choice_is_told_the_first(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus"])
-    night = _night(client, club, ["Dee", "Marcus"])
-    _won(client, night, "Dee")
+    night = won_club_night(client, club, ["Dee", "Marcus"], "Dee")
     url = f"/api/v1/sessions/{night['id']}/close"
     assert close(client, night, False)["status"] == "closed"
     again = client.post(url, json={"carry_over": True}, headers=bearer(night["token"]))
@@ -45,8 +30,7 @@ def test_a_second_close_asking_for_the_other_choice_is_told_the_first(client: An
 
 def test_a_second_close_on_the_phone_shows_what_the_first_did(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus"])
-    night = _night(client, club, ["Dee", "Marcus"])
-    _won(client, night, "Marcus")
+    night = won_club_night(client, club, ["Dee", "Marcus"], "Marcus")
     close(client, night, True)
     settle = client.get(f"/join/{night['id']}/{night['token']}", follow_redirects=True).get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', settle).group(1)  # type: ignore[union-attr]
@@ -61,8 +45,7 @@ def test_a_second_close_on_the_phone_shows_what_the_first_did(client: Any) -> No
 
 def test_a_seat_is_not_renamed_to_another_members_name(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus", "Rosa", "Tomás"])
-    night = _night(client, club, ["Dee", "Marcus", "Rosa"])
-    _won(client, night, "Rosa")
+    night = won_club_night(client, club, ["Dee", "Marcus", "Rosa"], "Rosa")
     url = f"/api/v1/sessions/{night['id']}/players/rename"
     refused = client.post(url, json={"from": "Rosa", "to": "tomás"}, headers=bearer(night["token"]))
     body = refused.get_json()
@@ -79,11 +62,13 @@ def test_a_seat_is_not_renamed_to_another_members_name(client: Any) -> None:
 
 def test_a_guest_who_sat_in_may_be_named_as_a_member_who_is_not_at_the_table(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus", "Tomás"])
-    night = _night(client, club, ["Dee", "Marcus"])
+    night = won_club_night(client, club, ["Dee", "Marcus"])
     sat = client.post(f"/api/v1/sessions/{night['id']}/players", json={"name": "Guest"},
                       headers=bearer(night["token"]))
     assert sat.status_code in (200, 201), sat.get_json()
-    _won(client, night, "Guest")
+    recorded = client.post(f"/api/v1/sessions/{night['id']}/hands", headers=bearer(night["token"]),
+                           json={"outcome": {"kind": "tonk_out", "winner": "Guest"}})
+    assert recorded.status_code == 201, recorded.get_json()
     renamed = client.post(f"/api/v1/sessions/{night['id']}/players/rename", json={"from": "Guest", "to": "Tomás"},
                           headers=bearer(night["token"]))
     assert renamed.status_code == 200, renamed.get_json()
@@ -95,8 +80,7 @@ def test_a_guest_who_sat_in_may_be_named_as_a_member_who_is_not_at_the_table(cli
 
 def test_two_seats_that_are_one_member_stop_the_close_with_their_names(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus", "Rosa"])
-    night = _night(client, club, ["Dee", "Marcus", "Rosa"])
-    _won(client, night, "Rosa")
+    night = won_club_night(client, club, ["Dee", "Marcus", "Rosa"], "Rosa")
     headers = bearer(night["token"])
     assert client.post(f"/api/v1/sessions/{night['id']}/players/rename", json={"from": "Rosa", "to": "Rosie"},
                        headers=headers).status_code == 200

@@ -5,20 +5,10 @@ once under one submission key is one payment (201 and 200, the same id). Run on 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
-import pytest
-
-from live_server import ServerProcess, call, free_port
-
-
-@pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(database_url, free_port())
-    process.start(tmp_path / "server.log")
-    yield process
-    process.stop()
+from live_server import ServerProcess, call
+from test_figures_concurrency import server  # noqa: F401  (fixture: the app in a server process of its own)
 
 
 def at_once(calls: list[Callable[[], tuple[int, Any]]]) -> list[tuple[int, Any]]:

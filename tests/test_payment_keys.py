@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from club_nights import bearer, close, make_club
+from club_nights import bearer, close, make_club, won_club_night
 from test_web_pages import csrf_of, flashes
 
 TONK = {"outcome": {"kind": "tonk_out", "winner": "Dee"}}  # Dee +150, every other seat -50
@@ -51,12 +51,7 @@ def test_a_night_payment_sent_twice_under_one_key_is_recorded_once(client: Any, 
 
 def test_a_club_payment_sent_twice_under_one_key_is_recorded_once(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus"])
-    night = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
-        "name": "Club night", "stake": 25, "ruleset": {"preset": "classic"}, "players": ["Dee", "Marcus"],
-        "club": club["id"]}).get_json()
-    assert client.post(f"/api/v1/sessions/{night['id']}/hands", headers=bearer(night["token"]),
-                       json={"outcome": {"kind": "tonk_out", "winner": "Dee"}}).status_code == 201
-    close(client, night, True)
+    close(client, won_club_night(client, club, ["Dee", "Marcus"], "Dee"), True)
     url = f"/api/v1/clubs/{club['id']}/payments"
     owed = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()["balances"]["Dee"]
     body = {"from": "Marcus", "to": "Dee", "amount": owed}
@@ -92,12 +87,7 @@ def test_the_plans_mark_paid_tapped_twice_records_one_payment(client: Any, tonke
 
 def test_the_club_pay_form_sent_twice_records_one_payment(client: Any) -> None:
     club = make_club(client, members=["Dee", "Marcus"])
-    night = client.post("/api/v1/sessions", headers=bearer(club["token"]), json={
-        "name": "Club night", "stake": 25, "ruleset": {"preset": "classic"}, "players": ["Dee", "Marcus"],
-        "club": club["id"]}).get_json()
-    assert client.post(f"/api/v1/sessions/{night['id']}/hands", headers=bearer(night["token"]),
-                       json={"outcome": {"kind": "tonk_out", "winner": "Dee"}}).status_code == 201
-    close(client, night, True)
+    close(client, won_club_night(client, club, ["Dee", "Marcus"], "Dee"), True)
     client.get(club["links"]["owner"])
     page = client.get(f"/c/{club['id']}").get_data(as_text=True)
     key = re.search(r'id="club-pay">.*?name="key" value="([^"]+)"', page, re.S).group(1)  # type: ignore[union-attr]

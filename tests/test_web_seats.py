@@ -11,6 +11,7 @@ import io
 import re
 from typing import Any
 
+from small_nights import ann_bob_cat
 from test_web_amend import correct_url, record_caught_knock
 from test_web_pages import api_session, csrf_of, flashes, table_token
 from test_web_rules import ABC, Phone, payments_shown, start, text_of
@@ -154,12 +155,8 @@ def test_the_log_shows_money_under_the_names_of_now_so_a_reused_name_never_takes
     """Bob wins hand 1 and is renamed Bobby; a new Bob sits in. Hand 1's line in the log says
     Bobby won it, in its description and in its amounts (the new Bob never played it); the
     rename itself still reads Bob → Bobby."""
-    night = client.post("/api/v1/sessions", json={"name": "Names", "currency": "USD", "stake": 25,
-                                                   "ruleset": {"preset": "classic"},
-                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
-    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
-    assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": "Bob"}},
-                       headers=headers).status_code == 201
+    night = ann_bob_cat(client, "Bob")
+    url, headers = night["url"], night["headers"]
     assert client.post(f"{url}/payments", json={"from": "Ann", "to": "Bob", "amount": 50},
                        headers=headers).status_code == 201
     assert client.post(f"{url}/players/rename", json={"from": "Bob", "to": "Bobby"}, headers=headers).status_code == 200
@@ -174,12 +171,8 @@ def test_the_log_shows_money_under_the_names_of_now_so_a_reused_name_never_takes
 
 
 def test_a_hand_re_entered_by_a_seat_fix_says_who_fixed_it(client: Any) -> None:
-    night = client.post("/api/v1/sessions", json={"name": "Fix", "currency": "USD", "stake": 25,
-                                                   "ruleset": {"preset": "classic"},
-                                                   "players": ["Ann", "Bob", "Cat"]}).get_json()
-    url, headers = f"/api/v1/sessions/{night['id']}", {"Authorization": f"Bearer {night['token']}"}
-    assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": "Bob"}},
-                       headers=headers).status_code == 201
+    night = ann_bob_cat(client, "Bob")
+    url, headers = night["url"], night["headers"]
     assert client.post(f"{url}/seats/swap", json={"a": "Bob", "b": "Cat", "from_hand": 1},
                        headers=headers).status_code == 200
     client.get(f"/join/{night['id']}/{night['token']}")

@@ -58,6 +58,16 @@ def wait_until_offline_ready(page: Any, *, controlled: bool = True) -> None:
     page.wait_for_function(condition, timeout=OFFLINE_READY_MS)
 
 
+def table_ready_offline(page: Any, base: str, night_data: dict[str, Any]) -> str:
+    """Start a night on ``page`` (stake 0.25), open its table and wait until the phone can work
+    offline; returns the night's id."""
+    start_night(page, base, night_data, "0.25")
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.goto(f"{base}/s/{session_id}")
+    wait_until_offline_ready(page)
+    return session_id
+
+
 def go_offline(page: Any, wifi: Wifi) -> None:
     wifi.up = False
     page.context.set_offline(True)
@@ -242,10 +252,7 @@ def test_the_table_kept_on_the_phone_is_marked_when_the_server_does_not_answer(
     the service worker shows the kept table, marked as the last known state."""
     base, wifi = wifi_server
     page = phone
-    start_night(page, base, night_data, "0.25")
-    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
-    page.goto(f"{base}/s/{session_id}")
-    wait_until_offline_ready(page)
+    session_id = table_ready_offline(page, base, night_data)
     assert page.locator("[data-offline-note]").is_hidden()
     wifi.up = False
     page.reload()
@@ -268,10 +275,7 @@ def test_a_page_opened_past_the_service_worker_is_taken_under_it_before_it_says_
     kept copy, as on every other page."""
     base, wifi = wifi_server
     page = phone
-    start_night(page, base, night_data, "0.25")
-    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
-    page.goto(f"{base}/s/{session_id}")
-    wait_until_offline_ready(page)
+    session_id = table_ready_offline(page, base, night_data)
     # a reload that bypasses the service worker: the page it gives is not controlled
     cdp = page.context.new_cdp_session(page)
     with page.expect_navigation():
