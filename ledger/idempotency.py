@@ -6,7 +6,9 @@ was stored, with another request refused (409 ``idempotency_key_reused``)."""
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
+
+from sqlmodel import Session
 
 from ledger.errors import NightError
 from ledger.i18n import N_
@@ -30,3 +32,16 @@ def key_reused(existing: Mapping[str, Any]) -> NightError:
     """The 409 ``idempotency_key_reused`` for a key that stored ``existing`` (its JSON) but
     came back with another request."""
     return NightError(409, "idempotency_key_reused", KEY_REUSED, "Idempotency-Key", {"existing": dict(existing)})
+
+
+Stored = TypeVar("Stored")
+
+
+def replay(db: Session, stored: Stored, same: bool, shown: Mapping[str, Any]) -> Stored:
+    """The answer to a request whose key already stored ``stored`` (found under the caller's
+    write lock, nothing written since): ends the transaction, and returns ``stored`` when the
+    request is the ``same`` one, else raises :func:`key_reused` with ``shown`` (its JSON)."""
+    db.rollback()
+    if not same:
+        raise key_reused(shown)
+    return stored

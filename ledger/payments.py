@@ -17,7 +17,7 @@ from ledger.clubs.models import Club, ClubNight
 from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
-from ledger.idempotency import check_idempotency_key, key_reused
+from ledger.idempotency import check_idempotency_key, replay
 from ledger.models import GameSession, Payment, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_name
@@ -101,11 +101,7 @@ def record_payment(
         if stored is not None:
             same = (stored.kind, stored.payer, stored.payee, stored.amount_minor) == ("payment", payer, payee,
                                                                                      amount_minor)
-            shown = payment_json(stored)
-            db.rollback()  # nothing written: the lock goes
-            if not same:
-                raise key_reused(shown)
-            return stored, False
+            return replay(db, stored, same, payment_json(stored)), False
     _refuse_if_carried(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)

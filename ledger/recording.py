@@ -11,11 +11,10 @@ corrections of :mod:`ledger.night` and :mod:`ledger.seating` store their version
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, Sequence
 
-from datetime import datetime
-
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
@@ -204,12 +203,13 @@ def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: in
 def store_version(
     db: Session, night: GameSession, number: int, version: int, dealer: str,
     submission: Submission, result: HandResult, *, players: Sequence[str] | None = None,
-    stake_minor: int | None = None,
+    stake_minor: int | None = None, voided_at: datetime | None = None,
 ) -> Hand:
     """Store one version of a hand with its transfers, played at ``players`` and
     ``stake_minor`` (default: the night's current seating and stake), inside the caller's write
-    transaction. Returns the stored :class:`Hand` (its ``id`` set; not tracked by ``db``: read
-    it again with ``db.get`` to change it)."""
+    transaction; counted, or with ``voided_at`` voided as of then (a voided hand re-entered by a
+    seat fix: it counts only once restored). Returns the stored :class:`Hand` (its ``id`` set;
+    not tracked by ``db``: read it again with ``db.get`` to change it)."""
     values = {
         "session_id": night.id,
         "number": number,
@@ -221,7 +221,8 @@ def store_version(
         "entry": submission.entry(),
         "result": result.to_json() | {"detail": result.detail, "counts": result.counts},
         "redeal": result.redeal,
-        "status": "counted",
+        "status": "counted" if voided_at is None else "voided",
+        "voided_at": voided_at,
         "idempotency_key": submission.idempotency_key or None,
         "created_at": utcnow(),
     }
@@ -232,16 +233,7 @@ def store_version(
         connection.execute(_INSERT_TRANSFERS, [
             {"hand_id": hand_id, "payer": t.payer, "payee": t.payee, "amount_minor": t.amount_minor}
             for t in result.transfers])
-    return Hand(id=hand_id, voided_at=None, **values)
-
-
-def still_voided(db: Session, hand: Hand, voided_at: datetime) -> Hand:
-    """A version just stored by :func:`store_version` of a hand that was voided (re-entered by
-    a seat fix) stays voided, as of ``voided_at``: it does not count until it is restored.
-    Returns ``hand`` so marked; inside the caller's write transaction."""
-    db.connection().execute(update(HANDS).where(HANDS.c.id == hand.id).values(status="voided", voided_at=voided_at))
-    hand.status, hand.voided_at = "voided", voided_at
-    return hand
+    return Hand(id=hand_id, **values)
 
 
 def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:

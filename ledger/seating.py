@@ -42,7 +42,6 @@ from ledger.night import (
     rules_of,
     store_version,
 )
-from ledger.recording import still_voided
 from ledger.rules import HandError
 from ledger.rules.renaming import rename_entry, rename_result
 from ledger.rules.validation import check_stake
@@ -314,10 +313,8 @@ def swap_seats(
         db.add(hand)
         db.flush()
         new = store_version(db, night, hand.number, hand.version + 1, dealer, submission, result,
-                            players=players, stake_minor=hand.stake_minor)
-        if voided_at is not None:
-            new = still_voided(db, new, voided_at)
-        else:
+                            players=players, stake_minor=hand.stake_minor, voided_at=voided_at)
+        if voided_at is None:
             replaced.append((hand, new))
         made.append(new)
     figures.hands_replaced(db, night, [old for old, _ in replaced], [new for _, new in replaced])

@@ -24,7 +24,7 @@ from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPaym
 from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_name, member_json, members_of, NIGHT_ROLE
 from ledger.db import begin_write
 from ledger.i18n import N_
-from ledger.idempotency import check_idempotency_key, key_reused
+from ledger.idempotency import check_idempotency_key, replay
 from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.money import format_plain
 from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
@@ -254,11 +254,7 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
         if stored is not None:
             same = (stored.payer_id, stored.payee_id, stored.amount_minor) == (found["from"].id, found["to"].id,
                                                                                amount_minor)
-            shown = payment_json(db, stored)
-            db.rollback()  # nothing written: the lock goes
-            if not same:
-                raise key_reused(shown)
-            return stored, False
+            return replay(db, stored, same, payment_json(db, stored)), False
     left = balances(db, club)
     payer_name, payee_name = found["from"].name, found["to"].name
     owes, owed = max(-left[payer_name], 0), max(left[payee_name], 0)

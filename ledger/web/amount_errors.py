@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from ledger.i18n import _
 from ledger.money import AmountError
+from ledger.rules.validation import MAX_STAKE_MINOR
+from ledger.web.formatting import money
 
 
 def amount_message(error: ValueError) -> str:
@@ -16,3 +18,9 @@ def amount_message(error: ValueError) -> str:
         return error.message
     return _("Not an amount: {amount}; write digits with '.' as the decimal separator, e.g. '0.25'.",
              amount=str(error))
+
+
+def stake_range_message(currency: str) -> str:
+    """The refusal of a typed stake out of range, in ``currency``'s money as the phone typed it
+    (the engine's own sentence counts minor units): the start form and the seats page."""
+    return _("The stake must be more than zero and at most {largest}.", largest=money(MAX_STAKE_MINOR, currency))

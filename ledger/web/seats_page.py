@@ -28,14 +28,13 @@ from ledger.money import parse_amount
 from ledger.names import normalise_name
 from ledger.night import NightError
 from ledger.rules import HandError
-from ledger.rules.validation import MAX_STAKE_MINOR
 from ledger.timeline import roster_of, seat_order
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.formatting import money
 from ledger.web.seat_events import leave_line
-from ledger.web.start_form import amount_message
+from ledger.web.amount_errors import amount_message, stake_range_message
 
 TYPED = 120
 
@@ -155,9 +154,7 @@ def stake(session_id: str) -> Any:
         value, from_hand = seating.change_stake(get_session(), night, amount, actor)
     except HandError as err:
         if err.code == "invalid_stake":  # in the night's money, as typed, not in minor units
-            largest = money(MAX_STAKE_MINOR, night.currency)
-            return _render(night, actor, "stake", typed,
-                           _("The stake must be more than zero and at most {largest}.", largest=largest), 422)
+            return _render(night, actor, "stake", typed, stake_range_message(night.currency), 422)
         return _refused(night, actor, "stake", typed, err)
     except NightError as err:
         return _refused(night, actor, "stake", typed, err)

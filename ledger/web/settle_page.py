@@ -8,8 +8,6 @@ sentence is in the request's language.
 """
 from __future__ import annotations
 
-import secrets
-
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -23,6 +21,7 @@ from ledger.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
 from ledger.payments import carried_into
+from ledger.web.entry_form import new_key
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
 from ledger.rules import HandError
@@ -59,11 +58,9 @@ def _render(night: GameSession, actor: Actor, pay_form: dict[str, str] | None = 
                            **live.page_context("settle", get_session(), night, actor)), status
 
 
-@bp.app_template_global()
-def submission_key() -> str:
-    """A fresh submission key for a payment form (night or club): the ledger stores the
-    payment under it once (:mod:`ledger.idempotency`)."""
-    return secrets.token_urlsafe(18)
+# a fresh submission key for each payment form (night or club), as each hand entry has one: the
+# ledger stores the payment under it once (ledger.idempotency)
+bp.add_app_template_global(new_key, "submission_key")
 
 
 @bp.post("/s/<session_id>/payments")
@@ -71,7 +68,7 @@ def pay(session_id: str) -> Any:
     """Mark money as handed over: a line of the plan (``kind=plan``, at most what that line
     still owes, so two phones cannot both mark it), or any other payment (``kind=other``).
     A payment beyond what is owed is asked about first (``confirm=yes`` records it anyway).
-    Each form carries a submission ``key`` (:func:`submission_key`): the same form sent twice
+    Each form carries a submission ``key`` (``submission_key()`` in the templates): the same form sent twice
     (a double tap) records one payment, and the second answer is the first's."""
     night, actor = authorised(session_id, "pay")
     db = get_session()

@@ -29,13 +29,12 @@ from babel.numbers import get_currency_name
 from ledger import night as ledger_night
 from ledger.i18n import _, format_locale, ngettext
 from ledger.models import GameSession
-from ledger.rules.validation import MAX_STAKE_MINOR
 from ledger.money import parse_amount
 from ledger.rules import PRESETS, HandError
 from ledger.rules.ruleset import TOGGLES
 from ledger.db import get_session
-from ledger.web.amount_errors import amount_message  # also imported from here by the settle, seats and club pages
-from ledger.web.formatting import engine_words, money
+from ledger.web.amount_errors import amount_message, stake_range_message  # also imported from here by the settle, seats and club pages
+from ledger.web.formatting import engine_words
 from ledger.web.house_rules import RulesChoice, key_for
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
@@ -184,8 +183,7 @@ class StartForm:
         except HandError as err:
             message = err.message
             if err.code == "invalid_stake":
-                largest = money(MAX_STAKE_MINOR, self.currency)
-                message = _("The stake must be more than zero and at most {largest}.", largest=largest)
+                message = stake_range_message(self.currency)
             self.errors[self._input_for(err.field, seats)] = message
             return None
 
