@@ -27,6 +27,7 @@ from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.idempotency import check_idempotency_key
 from ledger.models import GameSession, Hand, HandTransfer, utcnow
+from ledger.money import format_plain
 from ledger.names import normalise_entry, normalise_name
 from ledger.night_reads import hand_json, next_dealer, rules_of
 from ledger.rules import HandError, HandResult, parse_hand, score_hand
@@ -49,7 +50,12 @@ _INSERT_TRANSFERS = insert(TRANSFERS)
 class Submission:
     """What a phone or API client sends for one hand: the §8.1 ``outcome``, ``hands`` and
     ``side_bets`` (raw JSON), optional ``dealer``, idempotency key, and the hand ``number``
-    the phone means to record (so two phones cannot both record "hand 7")."""
+    the phone means to record (so two phones cannot both record "hand 7").
+
+    ``seen_players`` (the seating, in seat order) and ``seen_stake_minor`` (minor units) are
+    the table the phone showed when the hand was entered; when either is given and the night's
+    differs when the hand is stored, the hand is refused (409 ``table_changed``) instead of
+    being paid to other players or at another stake (see :func:`record_hand`)."""
 
     outcome: Any
     hands: Any
@@ -57,6 +63,8 @@ class Submission:
     dealer: str | None = None
     idempotency_key: str | None = None
     number: int | None = None
+    seen_players: tuple[str, ...] | None = None
+    seen_stake_minor: int | None = None
 
     def normalised(self) -> Submission:
         """This submission with every name in it (dealer, and all of the entry's texts and
@@ -67,6 +75,8 @@ class Submission:
             hands=normalise_entry(self.hands, "hands"),
             side_bets=normalise_entry(self.side_bets, "side_bets"),
             dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
+            seen_players=(None if self.seen_players is None
+                          else tuple(normalise_name(p) for p in self.seen_players)),
         )
 
     def entry(self) -> dict[str, Any]:
@@ -108,8 +118,12 @@ def record_hand(
     1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
     hand) for a key already used by another request, 409 ``session_closed``, 409
     ``hand_number_taken`` (with the ``existing`` hand) or ``hand_number_gap`` when
-    ``submission.number`` is not the next number; :class:`~ledger.access.AccessDenied` when
-    the actor may not record.
+    ``submission.number`` is not the next number; 409 ``table_changed`` (with ``changed``:
+    ``{"players": {"seen", "now"}, "stake": {"seen", "now"}}``, the parts that differ, stakes
+    in minor units) when the submission says which seating or stake it was entered against and
+    the night's are other ones now (a sit-in, a leave, a seat swap or a stake change since), so
+    a hand is never credited to players its phone did not name nor paid at a stake it did not
+    show; :class:`~ledger.access.AccessDenied` when the actor may not record.
 
     The write lock is held only for the writes: the hand is read, checked and scored first.
     A twin request (same key) that reaches the lock second is stopped by the unique key of
@@ -126,13 +140,15 @@ def record_hand(
             raise key_reused(existing)
     if night.status != "open":
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
+    _check_seen(night, submission, list(night.players), night.stake_minor)
     result = preview_hand(night, submission)
     _check_dealer(night, submission.dealer)
     begin_write(db)  # checked and scored: only now take the write lock
     try:
         number, players, stake_minor = _take_hand_number(db, night)
-        if _reseated(night, players, stake_minor):  # changed meanwhile by the host: play it at the new ones
-            result = preview_hand(night, submission)
+        if _reseated(night, players, stake_minor):  # changed meanwhile by the host
+            _check_seen(night, submission, players, stake_minor)  # the phone saw the old table: refuse
+            result = preview_hand(night, submission)  # a client that did not say: the new ones
         dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
         _check_dealer(night, dealer)
         if submission.number is not None and submission.number != number:
@@ -159,6 +175,36 @@ def record_hand(
         db.rollback()
         raise
     return hand, True
+
+
+def _check_seen(night: GameSession, submission: Submission, players: list[str], stake_minor: int) -> None:
+    """Raise :class:`NightError` 409 ``table_changed`` when ``submission`` names the seating or
+    the stake it was entered against and ``players`` / ``stake_minor`` (the night's now) differ."""
+    changed: dict[str, Any] = {}
+    seen_players = submission.seen_players
+    if seen_players is not None and list(seen_players) != list(players):
+        changed["players"] = {"seen": list(seen_players), "now": list(players)}
+    seen_stake = submission.seen_stake_minor
+    if seen_stake is not None and seen_stake != stake_minor:
+        changed["stake"] = {"seen": seen_stake, "now": stake_minor}
+    if not changed:
+        return
+    money = {key: f"{format_plain(value, night.currency)} {night.currency}"
+             for key, value in (("seen_stake", seen_stake), ("now_stake", stake_minor)) if value is not None}
+    if "players" in changed and "stake" in changed:
+        template = N_("The seating and the stake changed since this hand was entered: it was entered for "
+                      "{seen_players} at {seen_stake}, and the table is now {now_players} at {now_stake}. "
+                      "Check the hand against the table as it is now and enter it again.")
+    elif "players" in changed:
+        template = N_("The seating changed since this hand was entered: it was entered for {seen_players}, "
+                      "and the table is now {now_players}. "
+                      "Check the hand against the table as it is now and enter it again.")
+    else:
+        template = N_("The stake changed since this hand was entered: it was entered at {seen_stake}, "
+                      "and the stake is now {now_stake}. "
+                      "Check the hand against the table as it is now and enter it again.")
+    raise NightError(409, "table_changed", template, None, {"changed": changed},
+                     seen_players=list(seen_players or ()), now_players=list(players), **money)
 
 
 def _check_dealer(night: GameSession, dealer: str | None) -> None:

@@ -38,6 +38,7 @@ def _submission_of(body: dict[str, Any]) -> Submission:
     """A :class:`Submission` from a loaded :class:`HandCreateSchema` body and the request's
     ``Idempotency-Key`` header."""
     key = request.headers.get("Idempotency-Key")
+    seen = body.get("seen")
     return Submission(
         outcome=body["outcome"],
         hands=body["hands"],
@@ -45,6 +46,8 @@ def _submission_of(body: dict[str, Any]) -> Submission:
         dealer=body["dealer"],
         idempotency_key=key or None,  # stored whole or refused (ledger.night.check_idempotency_key)
         number=body["number"],
+        seen_players=tuple(seen["players"]) if seen else None,
+        seen_stake_minor=seen["stake"] if seen else None,
     )
 
 

@@ -32,7 +32,8 @@ ERROR_CODES = {
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `idempotency_key_reused`, `night_carried` (a payment or its void on "
-         "a night whose balances were carried into its club).",
+         "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
+         "seating or stake than the night's now, with `changed`).",
     422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
          "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, or an `Idempotency-Key` "
          "that is not 1 to 200 printable characters.",

@@ -94,11 +94,29 @@ class SessionCreateSchema(Schema):
             raise ValidationError(str(exc)) from None
 
 
-class HandCreateSchema(Schema):
-    """``POST /api/v1/sessions/{id}/hands``: one §8.1 entry without players, stake or rules."""
+class SeenTableSchema(Schema):
+    """``seen``: the table a phone entered a hand against: the seating in seat order and the
+    stake (minor units) it showed. When the night's differ as the hand is stored, the hand is
+    refused with 409 ``table_changed`` instead of being paid to others or at another stake."""
 
     class Meta:
         unknown = RAISE
+
+    players = fields.List(fields.String(validate=validate.Length(min=1, max=80)), required=True,
+                          validate=validate.Length(min=1, max=64))
+    stake = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=1_000_000_000))
+
+
+class HandCreateSchema(Schema):
+    """``POST /api/v1/sessions/{id}/hands``: one §8.1 entry without players, stake or rules,
+    optionally with the ``seen`` table it was entered against."""
+
+    class Meta:
+        unknown = RAISE
+
+    seen = fields.Nested(SeenTableSchema, load_default=None, allow_none=True, metadata={
+        "description": "The seating and stake (minor units) this phone showed when the hand was "
+                       "entered; 409 table_changed when the night's are other ones now."})
 
     outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
     hands = fields.Dict(load_default=dict, metadata=HANDS_DOC)
@@ -114,7 +132,12 @@ VERSION_NEEDED = "Say which version of the hand you are correcting."
 
 
 class AmendSchema(HandCreateSchema):
-    """``POST /api/v1/sessions/{id}/hands/{n}/amend``: an entry plus the ``version`` it corrects."""
+    """``POST /api/v1/sessions/{id}/hands/{n}/amend``: an entry plus the ``version`` it corrects
+    (a correction keeps the hand's own seating and stake, so it takes no ``seen``)."""
+
+    class Meta:
+        unknown = RAISE
+        exclude = ("seen",)
 
     version = fields.Integer(
         required=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER, error=VERSION_NEEDED),

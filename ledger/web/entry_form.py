@@ -25,6 +25,8 @@ marked for the catalogue (``N_``) and put into the request's language where they
 """
 from __future__ import annotations
 
+import json
+
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -112,6 +114,7 @@ class HandForm(EntrySubmission, EntryErrors):
     side_in: list[int] = field(default_factory=list)
     spades: dict[int, str] = field(default_factory=dict)
     currency: str = "USD"
+    seen_stake: int | None = None  # minor units: the stake this phone showed (None: a form from before)
     errors: dict[str, str] = field(default_factory=dict)
     bad_cards: dict[int | str, set[str]] = field(default_factory=dict)
 
@@ -377,6 +380,11 @@ class HandForm(EntrySubmission, EntryErrors):
         """``(name, value)`` of every value the page for ``step`` does not show."""
         visible = self.visible_groups(step)
         out: list[tuple[str, str]] = [("key", self.key)]
+        # the table this hand is entered against: the seats are read by these names, and the
+        # ledger refuses the hand if the seating or the stake changed meanwhile (table_changed)
+        out.append(("seats", json.dumps(list(self.players), ensure_ascii=False)))
+        if self.seen_stake is not None:
+            out.append(("seen_stake", str(self.seen_stake)))
         if self.number is not None:
             out.append(("number", str(self.number)))
         if self.kind and step != "outcome":

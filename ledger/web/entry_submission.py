@@ -108,6 +108,8 @@ class EntrySubmission:
             dealer=players[self.dealer] if self.dealer is not None else None,
             idempotency_key=self.key,
             number=self.number,
+            seen_players=tuple(players) if self.seen_stake is not None else None,
+            seen_stake_minor=self.seen_stake,
         )
 
     def _side_bets(self: HandForm) -> dict[str, Any] | None:

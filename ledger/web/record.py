@@ -11,7 +11,8 @@ The same steps serve the host's correction of a stored hand (:mod:`ledger.web.am
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
@@ -88,16 +89,60 @@ def record(session_id: str) -> Any:
             night.players, rules, ledger_night.next_dealer(db, night), ledger_night.next_number(db, night),
             currency=night.currency, side_stake=side_stake, side_players=side_players,
         )
+        form.seen_stake = night.stake_minor
         kind = request.args.get("kind")
         if kind in form.available_outcomes():
             form.kind = kind
             # ?whole=1: every step on one page, the copy a phone keeps to enter a hand offline
             return render_step(night, form, WHOLE_STEP if request.args.get("whole") == "1" else form.steps()[1], flow)
         return render_step(night, form, "outcome", flow)
-    form = HandForm.from_form(step_values(), night.players, rules, currency=night.currency)
+    seated, seen_stake = seen_table(step_values(), night)
+    form = HandForm.from_form(step_values(), seated, rules, currency=night.currency)
+    form.seen_stake = seen_stake
     if form.dealer is None:
-        form.dealer = night.players.index(ledger_night.next_dealer(db, night))
+        dealer = ledger_night.next_dealer(db, night)
+        form.dealer = seated.index(dealer) if dealer in seated else None
     return run_step(night, form, flow)
+
+
+def seen_table(values: Any, night: GameSession) -> tuple[tuple[str, ...], int | None]:
+    """The seating and the stake (minor units) the form was filled against, as its hidden
+    ``seat`` and ``seen_stake`` fields say, so that its seat numbers are read as the people the
+    phone showed (``seats``: a JSON list of the names in seat order); a form without them (kept
+    from before they were sent) or with a list that is no seating is read against the night's
+    seating, and its stake is not checked."""
+    try:
+        seats = json.loads(values.get("seats") or "null")
+    except ValueError:
+        seats = None
+    stake = values.get("seen_stake") or ""
+    if (not isinstance(seats, list) or not 0 < len(seats) <= 64 or len(set(map(str, seats))) != len(seats)
+            or any(not isinstance(s, str) or not 0 < len(s) <= 80 for s in seats)):
+        return tuple(night.players), None
+    return tuple(seats), int(stake) if stake.isdecimal() and len(stake) <= 10 else None
+
+
+def at_table_now(night: GameSession, form: HandForm) -> HandForm:
+    """``form`` moved to the night's seating and stake now: each seat's choices and typed
+    values follow the person to their seat now; a person no longer seated is dropped."""
+    now = tuple(night.players)
+    where = {i: now.index(p) for i, p in enumerate(form.players) if p in now}
+
+    def one(seat: int | None) -> int | None:
+        return where.get(seat) if seat is not None else None
+
+    def many(seats: list[int]) -> list[int]:
+        return sorted(where[s] for s in seats if s in where)
+
+    def by_seat(values: dict[int, Any]) -> dict[int, Any]:
+        return {where[s]: v for s, v in values.items() if s in where}
+
+    return replace(
+        form, players=now, seen_stake=night.stake_minor, dealer=one(form.dealer), who=one(form.who),
+        responder=one(form.responder), claimants=many(form.claimants), totals=by_seat(form.totals),
+        picked=by_seat(form.picked), typed=by_seat(form.typed), side_in=many(form.side_in),
+        spades=by_seat(form.spades), errors={}, bad_cards={},
+    )
 
 
 def step_values() -> Any:
@@ -163,6 +208,10 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     except NightError as err:
         if err.code in ("hand_number_taken", "hand_number_gap"):
             return _number_conflict(night, form, err, flow)
+        if err.code == "table_changed":
+            # entered against another seating or stake: shown again at the table as it is now,
+            # with what changed, to be checked and saved again (nothing saved meanwhile)
+            return _table_changed(night, at_table_now(night, form), err.message, flow)
         if err.code == "idempotency_key_reused":
             # a saved form came back (browser Back) and was changed: it is a new hand, not a repeat
             return _changed_after_save(night, form, flow)
@@ -213,6 +262,24 @@ def _changed_after_save(night: GameSession, form: HandForm, flow: Flow) -> Any:
         return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
     form.errors["form"] = new_hand
     return render_step(night, form, "preview", flow, result=result, outcome=fresh.outcome, status=409)
+
+
+def _table_changed(night: GameSession, form: HandForm, message: str, flow: Flow) -> Any:
+    """The hand was entered against another seating or stake: 409 with the form at the table as
+    it is now, its payouts to check (or the step that now lacks an answer, such as a winner who
+    left, with the rules' refusal beside the input) and ``message``
+    saying what changed; saving it again records it at the table now."""
+    moved = form.submission()
+    if moved is not None:
+        try:
+            result = ledger_night.preview_hand(night, moved)
+        except HandError as err:
+            form.place_error(err)
+        else:
+            form.errors["form"] = message
+            return render_step(night, form, "preview", flow, result=result, outcome=moved.outcome, status=409)
+    form.errors.setdefault("form", message)
+    return render_step(night, form, form.step_with_errors("preview"), flow, status=409)
 
 
 def _number_conflict(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:
