@@ -2,7 +2,7 @@
 
 Configuration, lowest to highest precedence: built-in defaults (SQLite file under the
 instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``,
-``RATELIMIT_STORAGE_URI``, ``PDF_POOL``, ``PDF_WORKERS``),
+``RATELIMIT_STORAGE_URI``, ``PDF_POOL``, ``PDF_WORKERS``, ``PDF_NICE``),
 then ``test_config``. The secret key is generated once into ``instance/secret_key``.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI", "PDF_POOL", "PDF_WORKERS"):
+        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI", "PDF_POOL", "PDF_WORKERS", "PDF_NICE"):
             if os.environ.get(key):
                 app.config[key] = os.environ[key]
     else:

@@ -4,9 +4,12 @@ A :class:`RenderPool` runs renders in a small pool of worker processes (``PDF_PO
 the default: reportlab layout is pure Python and holds the GIL, so in a thread it would slow
 every request of the server; see ``bench/bench_http.py --pdf``) or threads (``"thread"``), of
 ``PDF_WORKERS`` workers (default 1, so a server on two cores keeps one for the table). Worker
-processes run at the lowest priority (``os.nice``, ``PDF_NICE`` 19), so a render takes only the
-CPU the request threads leave; they start by the ``spawn`` method (never a fork of a threaded
-server) and load the fonts once.
+processes run a little below the request threads (``os.nice``, ``PDF_NICE``, default 5): when
+both compete for a core the table's requests win, yet a render still gets its share beside
+other busy processes of the machine. At 19 (the lowest) a render got almost nothing while any
+other process kept the cores busy, and a download waited past its timeout. ``0`` runs the
+workers at the server's own priority (the test servers do). They start by the ``spawn`` method
+(never a fork of a threaded server) and load the fonts once.
 
 Each render has a key; a request for a key whose render is under way joins that render instead
 of starting another (:attr:`RenderPool.renders` counts the renders started,
@@ -30,7 +33,7 @@ from typing import Any
 from flask import Flask, current_app
 
 DEFAULTS: dict[str, Any] = {"PDF_POOL": "process", "PDF_WORKERS": 1, "PDF_TIMEOUT": 60, "PDF_WAITERS": 4,
-                            "PDF_NICE": 19}
+                            "PDF_NICE": 5}
 POOL_KINDS = ("process", "thread")
 
 
@@ -50,7 +53,7 @@ def _start_worker(nice: int) -> None:
 class RenderPool:
     """Renders by key in ``workers`` processes or threads (``kind``), joining renders under way."""
 
-    def __init__(self, kind: str = "process", workers: int = 1, nice: int = 19, waiters: int = 4) -> None:
+    def __init__(self, kind: str = "process", workers: int = 1, nice: int = DEFAULTS["PDF_NICE"], waiters: int = 4) -> None:
         if kind not in POOL_KINDS:
             raise ValueError(f"PDF_POOL must be one of {POOL_KINDS}, not {kind!r}")
         self.kind, self.workers, self.nice = kind, max(1, int(workers)), int(nice)

@@ -3,7 +3,8 @@
    the last answer's ETag in If-None-Match: an empty 304 means nothing changed; when the night's
    version moved, the server sends the region re-rendered and a line of news, or, when only a
    few rows changed (a hand recorded or voided on the history page), just those rows, which
-   replace their old selves or go in at their place.
+   replace their old selves or go in at their place. While a poll is under way the region is
+   aria-busy; the next poll is set (on the page's clock) before that mark goes.
    Without this file the page shows a Refresh link instead. */
 (function () {
   "use strict";
@@ -157,6 +158,7 @@
     function poll() {
       if (busy || stopped || document.hidden) return;
       busy = true;
+      region.setAttribute("aria-busy", "true"); // asking: the region may change when the answer comes
       var sep = url.indexOf("?") < 0 ? "?" : "&";
       var headers = { Accept: "application/json" };
       if (etag) headers["If-None-Match"] = etag;
@@ -189,6 +191,7 @@
         }
       }).then(function () {
         busy = false;
+        region.removeAttribute("aria-busy");
         schedule(failures ? Math.min(every * (failures + 1), 15000) : every);
       });
     }

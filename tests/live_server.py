@@ -41,7 +41,8 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, log: Path) -> None:
-        env = dict(os.environ, DATABASE_URL=self.database_url, SECRET_KEY="live-test-secret")
+        # PDF workers at the server's own priority: a download never waits on the machine's other work
+        env = dict(os.environ, DATABASE_URL=self.database_url, SECRET_KEY="live-test-secret", PDF_NICE="0")
         self.log = log
         with log.open("ab") as out:
             self.process = subprocess.Popen(

@@ -161,3 +161,31 @@ def test_worker_processes_render_the_pdf_and_a_dead_worker_is_replaced() -> None
     assert pool.renders == 4  # the pack, the dying job twice, the summary
     assert sorted(cache.stored) == ["pack", "summary"]
     pool.shutdown()
+
+
+def niceness() -> int:
+    """A job: the niceness of the process that runs it."""
+    return os.nice(0)
+
+
+@pytest.mark.slow
+def test_worker_processes_run_a_little_below_the_server_and_at_its_priority_at_nice_0() -> None:
+    """Issue 20 item 11: a worker runs ``PDF_NICE`` (default 5) below the server, not at 19,
+    where a render starved behind any busy process; at 0 it runs at the server's priority."""
+    here, answers = os.nice(0), []
+    for pool in (RenderPool("process"), RenderPool("process", nice=0)):
+        ask(pool, Cache(), "nice", niceness, (), answers)
+        pool.shutdown()
+    assert answers == [min(19, here + 5), here]
+
+
+def test_the_worker_priority_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """``PDF_NICE`` comes from the environment too (the test servers set 0), default 5."""
+    from ledger.app import create_app
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'nice.sqlite3'}")
+    monkeypatch.setenv("SECRET_KEY", "nice-test-secret")
+    monkeypatch.delenv("PDF_NICE", raising=False)
+    assert create_app().config["PDF_NICE"] == 5
+    monkeypatch.setenv("PDF_NICE", "0")
+    assert create_app().config["PDF_NICE"] == 0

@@ -80,7 +80,9 @@ def _unavailable(reason: str) -> None:
 @pytest.fixture
 def live_server(app: Any) -> Iterator[str]:
     """The app served by werkzeug in a thread; yields its base URL (no trailing slash).
-    Every request thread has ended before the app fixture disposes the engine."""
+    Every request thread has ended before the app fixture disposes the engine. PDFs render at
+    the server's own priority (``PDF_NICE`` 0): a download never waits on the machine's other work."""
+    app.config["PDF_NICE"] = 0
     server = JoinedServer(app)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()

@@ -172,23 +172,38 @@ def test_without_javascript_a_refresh_link_brings_the_news(
 
 
 def test_a_hidden_tab_stops_asking(phone: Any, live_server: str, night_data: dict[str, Any]) -> None:
-    """Polling runs only while the page is visible, and catches up at once when it is shown."""
+    """Polling runs only while the page is visible, and catches up at once when it is shown.
+    The page's clock is Playwright's: the test moves it, and waits for the page's own signs
+    (a poll request, the region no longer ``aria-busy``), never for a duration."""
     page = phone
+    page.clock.install()
     start_night(page, live_server, night_data, "0.25")
-    polls: list[float] = []
-    page.on("request", lambda request: polls.append(1) if "/state?" in request.url else None)
-    page.wait_for_timeout(4_500)
-    assert len(polls) >= 2  # every 2 s while visible
-    page.evaluate("""() => {
-        Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
-        document.dispatchEvent(new Event('visibilitychange'));
-    }""")
-    page.wait_for_timeout(300)
-    polls.clear()
-    page.wait_for_timeout(4_500)
-    assert polls == []  # a phone in a pocket costs nothing
-    with page.expect_request(lambda request: "/state?" in request.url, timeout=1_000):
-        page.evaluate("""() => {
-            Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if "/state?" in request.url else None)
+
+    def asks(request: Any) -> bool:
+        return "/state?" in request.url
+
+    def answered() -> None:  # no poll under way: the next one is on the page's clock
+        page.wait_for_function("() => !document.querySelector('[data-live-region]').hasAttribute('aria-busy')")
+
+    def show(hidden: bool) -> None:
+        page.evaluate("""hidden => {
+            Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
             document.dispatchEvent(new Event('visibilitychange'));
-        }""")
+        }""", hidden)
+
+    answered()
+    for _ in range(2):  # every 2 s while visible
+        with page.expect_request(asks):
+            page.clock.run_for(2_000)
+        answered()
+    show(hidden=True)
+    polls.clear()
+    page.clock.run_for(60_000)  # a minute in a pocket
+    answered()
+    assert polls == []  # a phone in a pocket costs nothing
+    with page.expect_request(asks):
+        show(hidden=False)
+        page.clock.run_for(0)  # at once: no time passes
