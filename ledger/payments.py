@@ -6,19 +6,23 @@ transaction of each payment, under the night's row lock, so two phones cannot bo
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Mapping
 
+from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
 from ledger import figures
 from ledger.access import SYSTEM, Actor
+from ledger.allocation import Event, Loss, explain
 from ledger.audit import audit
 from ledger.clubs.models import Club, ClubNight
 from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.idempotency import check_idempotency_key, replay
-from ledger.models import GameSession, Payment, utcnow
+from ledger.models import GameSession, Hand, HandTransfer, Payment, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_name
 from ledger.settlement import SettlementPlan, settle_after_payments
@@ -27,6 +31,17 @@ from ledger.transfers import Transfer
 
 MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
 MAX_EXACT_TOTAL = 2**53 - 1  # the largest integer JavaScript reads exactly
+
+HANDS = Hand.__table__  # type: ignore[attr-defined]
+TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
+# the transfers of the counted hands numbered low < number <= high: a range of the hand index
+_HAND_TRANSFERS = (core_select(HANDS.c.number, TRANSFERS.c.payer, TRANSFERS.c.payee, TRANSFERS.c.amount_minor)
+                   .select_from(HANDS.join(TRANSFERS, TRANSFERS.c.hand_id == HANDS.c.id))
+                   .where(HANDS.c.session_id == bindparam("night"), HANDS.c.status == "counted",
+                          HANDS.c.number > bindparam("low"), HANDS.c.number <= bindparam("high")))
+_LAST_NUMBER = core_select(GameSession.__table__.c.last_hand_number).where(  # type: ignore[attr-defined]
+    GameSession.__table__.c.id == bindparam("night"))  # type: ignore[attr-defined]
+REASON_BATCH = 64  # hands read at a time, newest first, while explaining the plan
 
 
 def payments_of(db: Session, night: GameSession) -> list[Payment]:
@@ -180,3 +195,51 @@ def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
     keeping the earlier suggestions while payments follow them."""
     payments = [Transfer(p.payer, p.payee, p.amount_minor) for p in payments_of(db, night) if p.status == "counted"]
     return settle_after_payments(figures.balances(db, night), payments)
+
+
+def explained_settlement(db: Session, night: GameSession) -> tuple[SettlementPlan, tuple[tuple[Loss, ...], ...]]:
+    """:func:`settlement_plan` and, for each of its transfers, the losses that explain it
+    (:func:`ledger.allocation.explain`: each payer's most recent losing hands, and money they
+    were paid beyond what they were owed, allocated to their lines in order; each share sums to
+    its transfer's amount). The hands are read newest first, :data:`REASON_BATCH` at a time, only
+    until every payer's debt is made up, so the cost follows what is shown, not the night.
+
+    Plan and hands are separate reads (the database reads each statement afresh): when a change
+    committed between them makes them disagree, both are read again."""
+    for attempt in range(3):
+        counted = [p for p in payments_of(db, night) if p.status == "counted"]
+        plan = settle_after_payments(figures.balances(db, night),
+                                     [Transfer(p.payer, p.payee, p.amount_minor) for p in counted])
+        try:
+            return plan, explain(plan.transfers, _events(db, night, counted))
+        except ValueError:
+            if attempt == 2:
+                raise
+            db.rollback()
+    raise AssertionError("unreachable")
+
+
+def because_json(because: tuple[Loss, ...]) -> list[dict[str, int | str]]:
+    """One transfer's ``because`` on the wire: ``[{"hand": number, "amount": int}]``, and
+    ``{"payment": id, "amount": int}`` for money the payer was paid beyond what they were owed."""
+    return [loss.to_json() for loss in because]
+
+
+def _events(db: Session, night: GameSession, counted: list[Payment]) -> Iterator[Event]:
+    """What moved the night's balances, newest first: the counted payments (by id), then the
+    counted hands (by number), each with every player's net; read lazily, a batch at a time."""
+    for payment in reversed(counted):
+        yield "payment", int(payment.id or 0), {payment.payer: payment.amount_minor,
+                                                payment.payee: -payment.amount_minor}
+    high = int(db.connection().execute(_LAST_NUMBER, {"night": night.id}).scalar_one())
+    while high > 0:
+        low = max(high - REASON_BATCH, 0)
+        nets: dict[int, dict[str, int]] = {}
+        for number, payer, payee, amount in db.connection().execute(
+                _HAND_TRANSFERS, {"night": night.id, "low": low, "high": high}):
+            hand = nets.setdefault(int(number), {})
+            hand[payer] = hand.get(payer, 0) - int(amount)
+            hand[payee] = hand.get(payee, 0) + int(amount)
+        for number in sorted(nets, reverse=True):
+            yield "hand", number, nets[number]
+        high = low

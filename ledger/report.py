@@ -2,14 +2,16 @@
 
 Pure domain code: standard library only. Every amount is an ``int`` in minor units of
 ``SessionReport.currency``. Every figure a statement shows (running balances, one player's
-hand lines, the settle-up lines with the hands that explain them) is computed here once, so
+hand lines, the settle-up lines with the hands that explain them, :mod:`ledger.allocation`) is computed here once, so
 the summary, each player statement and the night pack all print the same numbers.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ledger.allocation import Event, Loss, explain
 from ledger.transfers import Transfer
 
 
@@ -70,25 +72,34 @@ class SessionReport:
 
 
 # -- figures derived from a report -------------------------------------------------------------
-WHY_LIMIT = 12  # reason hands kept per plan line (the rest are counted, not listed)
+WHY_LIMIT = 12  # reason hands listed per plan line (the rest are counted and summed, not listed)
 
 
 @dataclass(frozen=True, slots=True)
 class WhyHand:
-    """One hand named as the reason for a plan line: the payer's ``amount_minor`` in it (< 0)."""
+    """One hand named as the reason for a plan line: ``amount_minor`` (< 0) of the payer's loss
+    ``lost_minor`` (< 0, the payer's whole result of the hand) explains the line; it is
+    ``partial`` when that is only part of the loss."""
 
     number: int
     amount_minor: int
+    lost_minor: int
+
+    @property
+    def partial(self) -> bool:
+        return self.amount_minor != self.lost_minor
 
 
 @dataclass(frozen=True, slots=True)
 class PlanLine:
-    """One settle-up transfer with its reason.
+    """One settle-up transfer with its reason, the payer's losses allocated to it by
+    :mod:`ledger.allocation` (the page, the API and every PDF use the same allocation).
 
-    ``why`` lists (oldest first, at most :data:`WHY_LIMIT`) the counted hands that built the
-    payer's debt since their running balance last stood at zero or better: the ones the payee
-    won (``pairwise`` True), or, when the payee won none of them, every hand of that stretch
-    the payer lost. ``why_more`` counts further such hands not listed.
+    ``why`` lists (oldest first, at most :data:`WHY_LIMIT`) the hands whose losses explain the
+    line, each with the part of the loss used; ``why_more`` counts further such hands and
+    ``why_more_minor`` (<= 0) sums their parts; ``overpaid_minor`` (>= 0) is the part explained
+    by money the payer was paid beyond what they were owed. The parts sum to the line:
+    ``-(sum of why) - why_more_minor + overpaid_minor == amount_minor``.
     """
 
     payer: str
@@ -96,7 +107,29 @@ class PlanLine:
     amount_minor: int
     why: tuple[WhyHand, ...]
     why_more: int = 0
-    pairwise: bool = True
+    why_more_minor: int = 0
+    overpaid_minor: int = 0
+
+
+def plan_line(transfer: Transfer, because: tuple[Loss, ...]) -> PlanLine:
+    """``transfer`` with the losses that explain it (one share of
+    :func:`ledger.allocation.explain`) as a :class:`PlanLine`."""
+    hands = [WhyHand(int(loss.key), -loss.amount_minor, -loss.whole_minor) for loss in because if loss.kind == "hand"]
+    overpaid = sum(loss.amount_minor for loss in because if loss.kind != "hand")
+    rest = hands[WHY_LIMIT:]
+    return PlanLine(transfer.payer, transfer.payee, transfer.amount_minor, tuple(hands[:WHY_LIMIT]), len(rest),
+                    sum(h.amount_minor for h in rest), overpaid)
+
+
+def report_events(report: SessionReport) -> Iterator[Event]:
+    """What moved the report's balances, newest first (as :func:`ledger.allocation.explain`
+    reads them): the payments (newest first, keyed by their place in ``payments``), then the
+    counted hands (keyed by number), each with its nets."""
+    for index in range(len(report.payments) - 1, -1, -1):
+        t = report.payments[index]
+        yield "payment", index, {t.payer: t.amount_minor, t.payee: -t.amount_minor}
+    for hand in reversed(counted_hands(report)):
+        yield "hand", hand.number, hand.amounts_minor
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,33 +182,15 @@ def running_minor(report: SessionReport) -> dict[str, list[tuple[int, int]]]:
     return series
 
 
-def _debt_stretch(report: SessionReport, player: str) -> list[HandLine]:
-    """The counted hands after ``player``'s running balance last stood at zero or better."""
-    balance = 0
-    stretch: list[HandLine] = []
-    for hand in counted_hands(report):
-        balance += hand.amounts_minor.get(player, 0)
-        if balance >= 0:
-            stretch = []
-        else:
-            stretch.append(hand)
-    return stretch
-
-
 def plan_lines(report: SessionReport) -> tuple[PlanLine, ...]:
     """The report's settlement, each transfer with the hands that explain it (see
-    :class:`PlanLine`)."""
-    stretches: dict[str, list[HandLine]] = {}
-    out = []
-    for t in report.settlement:
-        if t.payer not in stretches:
-            stretches[t.payer] = _debt_stretch(report, t.payer)
-        lost = [h for h in stretches[t.payer] if h.amounts_minor.get(t.payer, 0) < 0]
-        pair = [h for h in lost if t.payee in h.winners]  # "which {payee} won": won, not merely gained
-        chosen = pair or lost
-        why = tuple(WhyHand(h.number, h.amounts_minor[t.payer]) for h in chosen[:WHY_LIMIT])
-        out.append(PlanLine(t.payer, t.payee, t.amount_minor, why, max(0, len(chosen) - WHY_LIMIT), bool(pair)))
-    return tuple(out)
+    :class:`PlanLine`). A report whose plan and hands disagree (read while a hand was being
+    recorded) gets its lines without reasons rather than wrong ones."""
+    try:
+        shares = explain(report.settlement, report_events(report))
+    except ValueError:
+        shares = tuple(() for _ in report.settlement)
+    return tuple(plan_line(t, share) for t, share in zip(report.settlement, shares))
 
 
 def player_statement(

@@ -9,6 +9,10 @@ smaller zero-sum groups. :func:`settle` finds ``g`` exactly when ``n <= exact_li
 opposites are paired off (which never costs a group), then a branch-and-bound search over the
 zero-sum groups only (:mod:`ledger.zero_sum_groups`) finds the rest. Above the limit a fast heuristic gives a plan marked ``minimal=False``.
 
+Among the plans with that fewest number of transfers, :func:`settle` takes the one that keeps
+the most lines of a plan the players already saw (``prefer``), and :func:`settle_after_payments`
+keeps a night's plan that way while people pay, so paying one line never reshuffles the others.
+
 :func:`cash_out` settles one player who leaves mid-night with the fewest transfers against the
 players still seated.
 """
@@ -66,7 +70,9 @@ class SettlementPlan:
         }
 
 
-def settle(balances: Mapping[str, int], *, exact_limit: int = EXACT_LIMIT) -> SettlementPlan:
+def settle(
+    balances: Mapping[str, int], *, exact_limit: int = EXACT_LIMIT, prefer: Sequence[Transfer] = ()
+) -> SettlementPlan:
     """Return the plan with the fewest transfers that brings every balance to zero.
 
     ``balances`` maps player name to signed balance in minor units: positive means the player is
@@ -79,9 +85,24 @@ def settle(balances: Mapping[str, int], *, exact_limit: int = EXACT_LIMIT) -> Se
     repeatedly pays the largest creditor; that plan has at most ``n - 1`` transfers but is not
     proven minimal (``minimal=False``).
 
+    ``prefer`` (a plan shown before, e.g. the night's last plan) chooses among the plans with
+    that fewest number of transfers: the answer keeps as many of its lines as such a plan can
+    (same payer, payee and amount), and settles the rest as above; see :func:`_keep_preferred`.
+    It never costs a transfer: the count, and ``minimal``, are those of the plan without it.
+    Lines naming someone without a balance, or that cannot be part of a plan for ``balances``,
+    are simply not kept.
+
     Raises ``ValueError`` if an amount is not an ``int`` (``bool`` included) or ``exact_limit`` is
     not a non-negative ``int``, and :class:`UnbalancedError` if the balances do not sum to zero.
     """
+    fresh = _settle(balances, exact_limit)
+    if not prefer or not fresh.transfers:
+        return fresh
+    return _keep_preferred(balances, fresh, prefer, exact_limit)
+
+
+def _settle(balances: Mapping[str, int], exact_limit: int) -> SettlementPlan:
+    """:func:`settle` without ``prefer``."""
     if type(exact_limit) is not int or exact_limit < 0:
         raise ValueError(f"exact_limit must be a non-negative int, got {exact_limit!r}")
     for name, amount in balances.items():
@@ -118,35 +139,108 @@ def settle_after_payments(
     """The plan for what is still owed after ``payments``, kept stable while people pay.
 
     ``balances`` are the night's balances before any payment (minor units, as for
-    :func:`settle`); ``payments`` are the money already handed over. When every payment followed
-    a line of the plan for ``balances`` (same payer and payee, not more than the line), the
-    answer is that plan with those lines reduced, so paying one suggestion never reshuffles the
-    others. Otherwise, or when the reduced plan would need more transfers than a fresh plan for
-    the outstanding balances, the fresh plan is returned. ``minimal`` is true only when the
-    returned plan has as few transfers as the fresh (proven) plan.
+    :func:`settle`); ``payments`` are the money already handed over, oldest first. The plan is
+    the one the players saw, followed payment by payment: it starts as ``settle(balances)``, and
+    after each payment it is ``settle(what is owed now, prefer=the plan before)``, where a payment
+    that followed a line of the plan before (same payer and payee, not more than the line) has
+    taken that line down by what was paid first. So paying a line, whole or in part, changes that
+    line only, whenever a plan with the fewest transfers allows it; a payment off the plan keeps
+    as many lines as such a plan can. The answer always has the fewest transfers (as
+    :func:`settle`), and ``minimal`` is :func:`settle`'s for what is owed now.
 
-    Raises like :func:`settle`; also ``ValueError`` for a payment naming an unknown player.
+    It is a function of the balances and the payments alone, so the plan shown before a payment
+    (when no hand changed the balances since) is this function of the payments before it: nothing
+    needs to be stored. Raises like :func:`settle`; also ``ValueError`` for a payment naming an
+    unknown player.
     """
     outstanding = dict(balances)
+    plan = settle(outstanding, exact_limit=exact_limit)
     for payment in payments:
         for name in (payment.payer, payment.payee):
             if name not in outstanding:
                 raise ValueError(f"payment names {name!r}, who has no balance")
         outstanding[payment.payer] += payment.amount_minor
         outstanding[payment.payee] -= payment.amount_minor
-    fresh = settle(outstanding, exact_limit=exact_limit)
-    remaining = {(t.payer, t.payee): t.amount_minor for t in settle(balances, exact_limit=exact_limit).transfers}
-    for payment in payments:
-        line = (payment.payer, payment.payee)
-        if remaining.get(line, 0) < payment.amount_minor:
-            return fresh
-        remaining[line] -= payment.amount_minor
-    kept = tuple(Transfer(payer, payee, amount) for (payer, payee), amount in remaining.items() if amount > 0)
-    if len(kept) > fresh.transfer_count:
-        return fresh
-    return SettlementPlan(transfers=kept, minimal=fresh.minimal)
+        plan = settle(outstanding, exact_limit=exact_limit, prefer=_paid_down(plan.transfers, payment))
+    return plan
 
 
+def _paid_down(lines: Sequence[Transfer], payment: Transfer) -> list[Transfer]:
+    """``lines`` after ``payment``: the line it followed (same payer and payee, not less than
+    the payment) reduced by it, or gone when paid in full; ``lines`` as they were for a payment
+    off the plan."""
+    out = list(lines)
+    for i, line in enumerate(out):
+        if (line.payer, line.payee) == (payment.payer, payment.payee) and line.amount_minor >= payment.amount_minor:
+            left = line.amount_minor - payment.amount_minor
+            if left:
+                out[i] = Transfer(line.payer, line.payee, left)
+            else:
+                del out[i]
+            break
+    return out
+
+
+PREFER_LOOKS = 20_000
+PREFER_SETTLES = 64
+"""Most sets of preferred lines :func:`_keep_preferred` looks at, and most of them whose rest it
+settles, before it answers the plan without preference (still the fewest transfers). Sets are
+tried largest first, so keeping every line, or all but one or two, is always tried."""
+
+
+def _keep_preferred(
+    balances: Mapping[str, int], fresh: SettlementPlan, prefer: Sequence[Transfer], exact_limit: int
+) -> SettlementPlan:
+    """The plan with ``fresh``'s number of transfers that keeps the most lines of ``prefer``.
+
+    A line can be kept when it goes from someone who owes to someone owed, and the kept lines
+    together take no one past what they owe or are owed (so every player still only pays or
+    only receives). A set ``K`` of such lines is part of a plan with the fewest transfers exactly
+    when ``len(K)`` plus the fewest transfers that clear what ``K`` leaves (:func:`settle` of the
+    rest) is the fewest for ``balances``: any plan holding ``K`` clears the rest with its other
+    lines. Sets are tried largest first, then in the order of ``prefer`` (the earliest lines
+    win a tie), each first against a quick lower bound on the rest (everyone who still pays, or
+    everyone who is still owed, needs a line of their own), within :data:`PREFER_LOOKS` and
+    :data:`PREFER_SETTLES`; the first that fits wins. Deterministic: the same input gives the
+    same plan.
+    """
+    position = {name: i for i, name in enumerate(balances)}
+    candidates: list[Transfer] = []
+    pairs: set[tuple[str, str]] = set()
+    for line in prefer:
+        owes, owed = -balances.get(line.payer, 0), balances.get(line.payee, 0)
+        pair = (line.payer, line.payee)
+        if pair in pairs or not 0 < line.amount_minor <= min(owes, owed):
+            continue  # two lines of one pair are never both in a fewest plan (they would merge)
+        pairs.add(pair)
+        candidates.append(line)
+    target = fresh.transfer_count
+    looks = settles = 0
+    for size in range(min(len(candidates), target), 0, -1):
+        for kept in combinations(candidates, size):
+            looks += 1
+            if looks > PREFER_LOOKS:
+                return fresh
+            rest = dict(balances)
+            for line in kept:
+                rest[line.payer] += line.amount_minor
+                rest[line.payee] -= line.amount_minor
+            if any(rest[line.payer] > 0 or rest[line.payee] < 0 for line in kept):
+                continue  # together they take someone past what they owe or are owed
+            payers = sum(1 for amount in rest.values() if amount < 0)
+            payees = sum(1 for amount in rest.values() if amount > 0)
+            if size + max(payers, payees) > target:
+                continue
+            settles += 1
+            if settles > PREFER_SETTLES:
+                return fresh
+            others = _settle(rest, exact_limit).transfers
+            kept_pairs = {(t.payer, t.payee) for t in kept}
+            if size + len(others) > target or any((t.payer, t.payee) in kept_pairs for t in others):
+                continue
+            transfers = sorted((*kept, *others), key=lambda t: (position[t.payer], position[t.payee]))
+            return SettlementPlan(transfers=tuple(transfers), minimal=fresh.minimal)
+    return fresh
 
 
 def _greedy(indices: Sequence[int], amounts: Sequence[int]) -> list[tuple[int, int, int]]:

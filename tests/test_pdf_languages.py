@@ -153,7 +153,8 @@ def test_a_night_with_every_kind_of_line_in_the_pseudo_language_leaves_no_englis
         assert english_left(text, {"USD"}) == [], (kind, seat)
         seen.append(flat(text))
     pack = seen[-1]
-    for words in ("Why: {payer} lost {hands}, which {payee} won.", "{count} transfers (heuristic)",
+    for words in ("Why: {payer} lost {hands}.", "{amount} of hand {number}’s {lost}", "{count} more hands ({amount})",
+                  "{payer} was also paid {amount} more than they were owed.", "{count} transfers (heuristic)",
                   "Left after hand {number}; balance as of hand {number}", "{stake} from hand {number}",
                   "You paid {payee} {amount}", "{payer} paid you {amount}", "Still owed to you: {amount}."):
         marked = pseudo(words)
@@ -180,7 +181,8 @@ def every_kind_of_line() -> SessionReport:
                 net[p] += a
         lines.append(HandLine(number, players[(number - 1) % 3], f"{winner} κέρδισε", (winner,), amounts,
                               redeal=redeal, voided=voided))
-    paid = (Transfer(players[2], players[0], 100), Transfer(players[1], players[3], 25))
+    # ສົມ pays part of a hand's loss (a reason in part); മനു, who owes, is paid 25 (beyond what was owed)
+    paid = (Transfer(players[2], players[0], 110), Transfer(players[1], players[3], 25))
     left = dict(net)
     for t in paid:
         left[t.payer] += t.amount_minor

@@ -7,6 +7,7 @@ then one statement per player, each on a new page, with a bookmark per player.
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import threading
 from typing import Any
@@ -51,19 +52,29 @@ def played(client: Any, night_data: dict[str, Any]) -> dict[str, Any]:
     return {"id": body["id"], "headers": headers, "viewer": {"Authorization": f"Bearer {body['viewer_token']}"}}
 
 
-def reason_hands(night: dict[str, Any], payer: str, payee: str) -> list[tuple[int, int]]:
-    """The hands a plan line names as its reason, worked out here from the night's JSON: the
-    payer's hands since their running balance last stood at zero or better, those the payer
-    lost and the payee won, that is gained the most in (a caught knocker's other opponents gain
-    too, but the catcher won); all the payer lost in that stretch when the payee won none."""
-    balance, stretch = 0, []
-    for number, hand in enumerate(night["hands"], start=1):
-        net = hand["expected"]["net"]
-        balance += net.get(payer, 0)
-        stretch = [] if balance >= 0 else [*stretch, (number, net)]
-    lost = [(n, net) for n, net in stretch if net.get(payer, 0) < 0]
-    pair = [(n, net) for n, net in lost if net.get(payee, 0) > 0 and net[payee] == max(net.values())]
-    return [(n, net[payer]) for n, net in (pair or lost)]
+def reason_hands(night: dict[str, Any], payer: str, owed: int) -> list[tuple[int, int, int]]:
+    """The hands a plan line names as its reason, worked out here from the night's JSON, for a
+    payer with one line of ``owed``: walking back from the last hand, each hand the payer lost is
+    taken whole while the hands taken stay within what they owe, and the next in part, for what
+    is left (issue 20 item 9: the parts sum exactly to the line). ``(number, part, whole)``,
+    oldest first, part and whole as the payer's (negative) amounts."""
+    found, left = [], owed
+    for number in range(len(night["hands"]), 0, -1):
+        net = night["hands"][number - 1]["expected"]["net"].get(payer, 0)
+        if net < 0 and left > 0:
+            part = min(-net, left)
+            found.append((number, -part, net))
+            left -= part
+    assert left == 0, (payer, owed)
+    return found[::-1]
+
+
+def why_text(text: str, lead: str) -> str:
+    """The sentence of ``text`` that starts with ``lead`` (up to its full stop, not a decimal point)."""
+    why = text[text.index(lead):]
+    end = re.search(r"\.(?!\d)", why)
+    assert end is not None, why
+    return why[: end.end()]
 
 
 def test_each_players_statement_shows_net_hands_plan_and_reasons(
@@ -94,16 +105,16 @@ def test_each_players_statement_shows_net_hands_plan_and_reasons(
             else:
                 assert f"{t['from']} pays you {usd(t['amount'])}" in text
                 lead = f"Why: {t['from']} lost"
-            reasons = reason_hands(night_data, t["from"], t["to"])
-            assert reasons, t
-            why = text[text.index(lead):]
-            why = why[: why.index(".") + 1] if "won." not in why else why[: why.index("won.") + 4]
-            for number, amount in reasons[:12]:
-                assert f"hand {number} ({usd(amount)})" in why, (player, number, why)
-        if player == "Dee":  # hand 14: Marcus was caught by Rosa; Dee gained $0.25 but did not win it
-            why = text[text.index("Why: Marcus lost"):]
-            why = why[: why.index("which you won.")]
-            assert "hand 13 (" in why and "hand 14 (" not in why, why
+            reasons = reason_hands(night_data, t["from"], t["amount"])
+            assert reasons and -sum(part for _, part, _ in reasons) == t["amount"], t
+            why = why_text(text, lead)
+            shown = [f"hand {number} ({usd(part)})" if part == whole else f"{usd(-part)} of hand {number}’s {usd(-whole)}"
+                     for number, part, whole in reasons[:12]]
+            assert why == f"{lead} {', '.join(shown[:-1])} and {shown[-1]}.", (player, why)
+        if player == "Dee":  # Marcus's oldest hand in the line, 14, is used in part: $1.25 of its $1.50
+            why = why_text(text, "Why: Marcus lost")
+            assert why.startswith("Why: Marcus lost $1.25 of hand 14’s $1.50, hand 18 (-$0.50),"), why
+            assert "hand 13 " not in why and "hand 30 " not in why, why  # hand 13 was older, Marcus won hand 30
         if player in ("Marcus", "Rosa"):
             assert f"Still to pay: {usd(-expected_net[player])}." in text
         else:
@@ -136,7 +147,7 @@ def test_night_pack_is_summary_then_each_statement_on_new_pages_with_bookmarks(
         assert page.startswith(f"{player} Player statement")  # each statement opens its own page
     first = flat(pdftotext(response.data).split("\f")[0])
     assert first.startswith(night_data["name"]) and "Session summary" in first
-    assert "Marcus pays Dee $5.25" in first and "Why: Marcus lost hand" in first
+    assert "Marcus pays Dee $5.25" in first and "Why: Marcus lost $1.25 of hand 14’s $1.50, hand 18" in first
 
 
 def test_unknown_seat_is_a_json_404_and_filenames_follow_rfc_6266(client: Any, night_data: dict[str, Any]) -> None:

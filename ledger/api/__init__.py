@@ -43,7 +43,7 @@ from ledger.i18n import N_
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.models import GameSession
 from ledger.names import normalise_entry
-from ledger.payments import carried_into
+from ledger.payments import because_json, carried_into, explained_settlement
 from ledger.rules import RuleSet, score_entry
 from ledger.rules.words import Sentence
 from ledger.settlement import UnbalancedError, settle
@@ -213,13 +213,19 @@ def history(session_id: str) -> Any:
 
 @bp.get("/sessions/<session_id>/settlement")
 def settlement(session_id: str) -> Any:
-    """The fewest transfers that clear the current balances (shape as ``/settle``), and
-    ``carried_into``: the club whose balances took what was still owed when the night closed
+    """The fewest transfers that clear the current balances (shape as ``/settle``; the plan is
+    kept while people pay, :func:`ledger.settlement.settle_after_payments`), each transfer with
+    ``because``: the payer's losses that explain it, ``[{"hand", "amount"}]`` summing exactly to
+    its amount (:mod:`ledger.allocation`; ``{"payment", "amount"}`` for money the payer was paid
+    beyond what they were owed); and ``carried_into``: the club whose balances took what was still owed when the night closed
     (its id; the transfers are then settled in the club, not between the night's players),
     else ``null``."""
     night = authorised_night(session_id)
     db = get_session()
-    body = ledger_night.settlement_plan(db, night).to_json()
+    plan, because = explained_settlement(db, night)
+    body = plan.to_json()
+    for transfer, losses in zip(body["transfers"], because):
+        transfer["because"] = because_json(losses)
     body["balances"] = ledger_night.balances(db, night)
     body["outstanding"] = ledger_night.outstanding(db, night)
     club = carried_into(db, night)

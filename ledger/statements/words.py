@@ -1,13 +1,17 @@
 """The sentences statements print about settle-up lines, stakes and players who left: each one
 whole sentence with named placeholders, an English template marked for the catalogue (``N_``)
 and put into the reader's words where it is used (``_(PAYS, payer=…)`` as plain text,
-:func:`ledger.statements.marked.sentence` as markup)."""
+:func:`ledger.statements.marked.sentence` as markup). The settle page says the "why" of
+each line with :func:`why_sentence` too; nothing here needs reportlab."""
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ledger.i18n import N_, _, ngettext
 from ledger.i18n.sentences import names_text
 from ledger.report import PlanLine, SessionReport
-from ledger.statements.look import Money
+
+Money = Callable[[int], str]  # an amount in minor units as the reader reads it (``look.Money``, the page's filter)
 
 PAYS = N_("{payer} pays {payee} {amount}")
 YOU_PAY = N_("You pay {payee} {amount}")
@@ -15,38 +19,46 @@ PAYS_YOU = N_("{payer} pays you {amount}")
 PAID = N_("{payer} paid {payee} {amount}")
 YOU_PAID = N_("You paid {payee} {amount}")
 PAID_YOU = N_("{payer} paid you {amount}")
-WHY_PAIR = N_("Why: {payer} lost {hands}, which {payee} won.")
-WHY_PAIR_YOU = N_("Why: you lost {hands}, which {payee} won.")
-WHY_PAIR_TO_YOU = N_("Why: {payer} lost {hands}, which you won.")
 WHY_LOST = N_("Why: {payer} lost {hands}.")
 WHY_LOST_YOU = N_("Why: you lost {hands}.")
+WHY_OVERPAID = N_("Why: {payer} was paid {amount} more than they were owed.")
+WHY_OVERPAID_YOU = N_("Why: you were paid {amount} more than you were owed.")
+ALSO_OVERPAID = N_("{payer} was also paid {amount} more than they were owed.")
+ALSO_OVERPAID_YOU = N_("You were also paid {amount} more than you were owed.")
 HAND = N_("hand {number} ({amount})")
+HAND_PART = N_("{amount} of hand {number}’s {lost}")
 
 
 def hand_list(line: PlanLine, money: Money) -> str:
-    """"hand 4 (-$1.00), hand 9 (-$0.50) and 3 more" (the reason hands of ``line``), joined
-    as the current language joins a list; "{count} more" by its plural rule."""
-    items = [_(HAND, number=h.number, amount=money(h.amount_minor)) for h in line.why]
+    """"hand 4 (-$1.00), $0.50 of hand 9's $1.00 and 3 more hands (-$1.25)" (the reason hands
+    of ``line``, a hand used in part saying so), joined as the current language joins a list;
+    "{count} more hands ({amount})" by its plural rule."""
+    items = [_(HAND_PART, amount=money(-h.amount_minor), number=h.number, lost=money(-h.lost_minor)) if h.partial
+             else _(HAND, number=h.number, amount=money(h.amount_minor)) for h in line.why]
     if line.why_more:
-        items.append(ngettext("{count} more", "{count} more", line.why_more))
+        items.append(ngettext("{count} more hand ({amount})", "{count} more hands ({amount})", line.why_more,
+                              amount=money(line.why_more_minor)))
     return names_text(items)
 
 
 def why_sentence(line: PlanLine, money: Money, you: str | None = None) -> str:
-    """Why ``line`` exists: the hands that built the payer's debt. ``you`` names the reader
-    (on their own statement) so the sentence speaks to them."""
-    if not line.why:
-        return ""
-    hands = hand_list(line, money)
-    if line.pairwise:
-        if you == line.payer:
-            return _(WHY_PAIR_YOU, hands=hands, payee=line.payee)
-        if you == line.payee:
-            return _(WHY_PAIR_TO_YOU, payer=line.payer, hands=hands)
-        return _(WHY_PAIR, payer=line.payer, hands=hands, payee=line.payee)
-    if you == line.payer:
-        return _(WHY_LOST_YOU, hands=hands)
-    return _(WHY_LOST, payer=line.payer, hands=hands)
+    """Why ``line`` exists: the payer's losses that make up exactly its amount
+    (:mod:`ledger.allocation`), hand by hand, and money paid to the payer beyond what they were
+    owed. ``you`` names the reader (on their own statement) so the sentence speaks to them."""
+    mine = you is not None and you == line.payer
+    sentences = []
+    if line.why:
+        hands = hand_list(line, money)
+        sentences.append(_(WHY_LOST_YOU, hands=hands) if mine else _(WHY_LOST, payer=line.payer, hands=hands))
+    if line.overpaid_minor:
+        amount = money(line.overpaid_minor)
+        if line.why:
+            sentences.append(_(ALSO_OVERPAID_YOU, amount=amount) if mine
+                             else _(ALSO_OVERPAID, payer=line.payer, amount=amount))
+        else:
+            sentences.append(_(WHY_OVERPAID_YOU, amount=amount) if mine
+                             else _(WHY_OVERPAID, payer=line.payer, amount=amount))
+    return " ".join(sentences)
 
 
 STAKE_FROM = N_("{stake} from hand {number}")

@@ -2,8 +2,8 @@
 still owed, payments marked as they are handed over (whole or partial: the plan shrinks), the
 host's void of a payment, and closing the night.
 
-Amounts typed are parsed exactly (:func:`ledger.money.parse_amount`); the plan comes from
-:func:`ledger.night.settlement_plan`. A refused payment comes back with what was typed. Every
+Amounts typed are parsed exactly (:func:`ledger.money.parse_amount`); the plan, and the losses
+that explain each of its lines, come from :func:`ledger.payments.explained_settlement`. A refused payment comes back with what was typed. Every
 sentence is in the request's language.
 """
 from __future__ import annotations
@@ -20,7 +20,9 @@ from ledger.i18n import _
 from ledger.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
-from ledger.payments import carried_into
+from ledger.payments import carried_into, explained_settlement
+from ledger.report import plan_line
+from ledger.statements.words import why_sentence
 from ledger.web.entry_form import new_key
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
@@ -35,10 +37,16 @@ from ledger.web.formatting import money
 @live.view("settle", "_live_settle.html")
 def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
     payments = ledger_night.payments_of(db, night)
+    plan, because = explained_settlement(db, night)
+    def amount(minor: int) -> str:
+        return money(minor, night.currency)
+
     return {
         "balances": list(ledger_night.balances(db, night).items()),
         "outstanding": list(ledger_night.outstanding(db, night).items()),
-        "plan": ledger_night.settlement_plan(db, night),
+        "plan": plan,
+        # why each line: the payer's losses that make it up exactly, as every PDF says it
+        "why": [why_sentence(plan_line(t, losses), amount) for t, losses in zip(plan.transfers, because)],
         "payments": payments,
         "paid_any": any(p.status == "counted" for p in payments),
         "hand_count": ledger_night.hand_count(db, night),
