@@ -34,6 +34,7 @@ from ledger.payments import MAX_EXACT_TOTAL
 from ledger.recording import Submission
 from ledger.rules import HandError, RuleSet, parse_hand, score_hand
 from ledger.rules.words import N_
+from ledger.zones import is_known_zone
 
 MISSING = "—"  # shown for a part one side has and the other lacks
 MISMATCH = N_("The document says {claimed} here, but replaying it gives {replayed}.")
@@ -230,6 +231,8 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
     if session["currency"] != doc["club"]["currency"]:
         raise _refuse(f"{at}.currency", N_("This club plays in {currency}; a club night cannot use {other}."),
                       currency=doc["club"]["currency"], other=session["currency"])
+    if not is_known_zone(session["timezone"]):
+        raise _refuse(f"{at}.timezone", N_("The time zone must be an IANA name such as Europe/Paris."))
     rules = RuleSet.from_snapshot(session["ruleset"])  # built already by import_checks
     _same(session["ruleset"], rules.snapshot(), f"{at}.ruleset")
     roster = _seating(session, rules, at)
