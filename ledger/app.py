@@ -2,8 +2,10 @@
 
 Configuration, lowest to highest precedence: built-in defaults (SQLite file under the
 instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``,
-``RATELIMIT_STORAGE_URI``, ``PDF_POOL``, ``PDF_WORKERS``, ``PDF_NICE``),
-then ``test_config``. The secret key is generated once into ``instance/secret_key``.
+``RATELIMIT_STORAGE_URI``, ``PDF_POOL``, ``PDF_WORKERS``, ``PDF_NICE``, ``IMPORT_MAX_BYTES``),
+then ``test_config``. ``MAX_CONTENT_LENGTH`` (256 KiB) bounds every request body but a club
+import's, which ``IMPORT_MAX_BYTES`` bounds (64 MiB: a club's own export of any size this
+server keeps; see :func:`ledger.api.clubs.import_club`). The secret key is generated once into ``instance/secret_key``.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'ledger.sqlite3'}",
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=256 * 1024,
+        IMPORT_MAX_BYTES=64 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # Only a request that changes the session writes the cookie: a live poll or a kept
@@ -42,11 +45,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI", "PDF_POOL", "PDF_WORKERS", "PDF_NICE"):
+        for key in ("DATABASE_URL", "SECRET_KEY", "RATELIMIT_STORAGE_URI", "PDF_POOL", "PDF_WORKERS",
+                    "PDF_NICE", "IMPORT_MAX_BYTES"):
             if os.environ.get(key):
                 app.config[key] = os.environ[key]
     else:
         app.config.from_mapping(test_config)
+    app.config["IMPORT_MAX_BYTES"] = int(app.config["IMPORT_MAX_BYTES"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]

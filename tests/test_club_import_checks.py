@@ -43,8 +43,8 @@ def _unbalance(doc: dict[str, Any]) -> None:
 
 
 CASES = [
-    ("a member twice", lambda doc: doc["members"].append(dict(doc["members"][0])), None),
-    ("carries that do not add up", _unbalance, None),
+    ("a member twice", lambda doc: doc["members"].append(dict(doc["members"][0])), "members[4].id"),
+    ("carries that do not add up", _unbalance, "nights[0].carries[0].amount"),
     ("an unknown currency", _set("club.currency", "ZZZ"), "club.currency"),
     ("a currency in lower case", _set("club.currency", "usd"), "club.currency"),
     ("an unknown time zone", _set("club.timezone", "Mars/Base"), "club.timezone"),

@@ -8,6 +8,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 from ledger.api.responses import Answer, MONEY, SettlePlanSchema, _net
 from ledger.api.schemas import MAX_NUMBER
+from ledger.clubs.import_schema import ClubImportSchema  # noqa: F401  (the import's body, its shape and bounds)
 from ledger.i18n import LANGUAGES
 from ledger.money import minor_digits
 from ledger.zones import DEFAULT_ZONE, is_known_zone
@@ -136,21 +137,6 @@ class ClubJoinSchema(Schema):
         unknown = EXCLUDE
 
     code = fields.String(required=True, validate=validate.Regexp(r"\s*\S", error="Send the club's code."))
-
-
-class ClubImportSchema(Schema):
-    """``POST /api/v1/clubs/import``: a document from ``GET /api/v1/clubs/{id}/export.json``."""
-
-    class Meta:
-        unknown = EXCLUDE
-
-    format = fields.String(required=True, validate=validate.Equal("tonk-ledger-club"))
-    version = fields.Integer(required=True, strict=True, validate=validate.Equal(1))
-    club = fields.Dict(required=True)
-    members = fields.List(fields.Dict(), required=True)
-    nights = fields.List(fields.Dict(), required=True)
-    payments = fields.List(fields.Dict(), load_default=list)
-    history = fields.List(fields.Dict(), load_default=list)
 
 
 # -- answers ------------------------------------------------------------------------------------

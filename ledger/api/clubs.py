@@ -282,14 +282,29 @@ def export_club_csv(club_id: str) -> Any:
 def import_club() -> Any:
     """A document from ``GET /clubs/{id}/export.json`` → 201 the new club with new tokens
     (``token``, ``member_token``, ``viewer_token``, ``table_code``, ``links``) and
-    ``night_tokens`` (a new host token per night); 422 ``invalid_entry``."""
-    from ledger.api.club_schemas import ClubImportSchema
-    from ledger.clubs.export import import_club as store
+    ``night_tokens`` (a new host token per night). The import is a replay
+    (:mod:`ledger.clubs.import_replay`): 422 ``invalid_entry`` naming the first path not of the
+    export's shape (:mod:`ledger.clubs.import_schema`; an unknown key too), 422
+    ``import_mismatch`` naming the first path whose figure differs from the replay's (or the live
+    API's own code for the check that refuses it); nothing of a refused document is kept. The
+    body may be up to ``IMPORT_MAX_BYTES`` (default 64 MiB; every other call's is 256 KiB):
+    413 ``request_entity_too_large`` above."""
+    from flask import current_app
 
+    from ledger.api.errors import FIELD_PROBLEM, schema_sentence
+    from ledger.clubs.export import import_club as store
+    from ledger.clubs.import_schema import DocumentError
+
+    request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     document = json_body()
-    load(ClubImportSchema(), document)
     db = get_session()
-    club, token, night_tokens = store(db, document)
+    try:
+        club, token, night_tokens = store(db, document)
+    except DocumentError as err:
+        problem = schema_sentence(err.message)
+        if err.path is None:
+            raise ApiError(422, "invalid_entry", problem) from None
+        raise ApiError(422, "invalid_entry", FIELD_PROBLEM, err.path, field=err.path, problem=problem) from None
     body = carry.club_json(db, club) | club_share_json(club, token) | {"night_tokens": night_tokens}
     response = jsonify(body)
     response.headers["Location"] = url_for("api.get_club", club_id=club.id)

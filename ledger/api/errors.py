@@ -63,6 +63,7 @@ SCHEMA_MESSAGES: tuple[str, ...] = (
     N_("Not a valid mapping type."),
     N_("Not a valid list."),
     N_("Not a valid date."),
+    N_("Not a valid aware datetime."),
     N_("Invalid type."),
     N_("Invalid input type."),
     N_("Unknown field."),

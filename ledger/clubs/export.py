@@ -19,6 +19,7 @@ import secrets
 from datetime import datetime
 from typing import Any, Mapping
 
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -26,9 +27,10 @@ from ledger import access, figures
 from ledger import night as ledger_night
 from ledger.clubs.carry import balances, carried_of, nights_of, payments_of, seat_members
 from ledger.clubs.import_checks import NOT_READABLE, check_document
+from ledger.clubs.import_replay import Replayed, member_key, replay
+from ledger.clubs.import_schema import FORMAT, VERSION, load_document
 from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNight, ClubPayment, ClubSeat
-from ledger.clubs.roster import add_keys, club_secrets, members_of, name_key
-from ledger.names import normalise_name
+from ledger.clubs.roster import add_keys, club_secrets, members_of
 from ledger.db import begin_write
 from ledger.export import _csv
 from ledger.i18n import LANGUAGES, N_
@@ -37,8 +39,8 @@ from ledger.money import format_plain
 from ledger.rules import HandError
 from ledger.settlement import settle
 
-FORMAT = "tonk-ledger-club"
-VERSION = 1
+_INSERT_HAND = insert(Hand.__table__)  # type: ignore[attr-defined]  (prepared once)
+_INSERT_TRANSFERS = insert(HandTransfer.__table__)  # type: ignore[attr-defined]
 CLUB_CSV_TABLES = ("members", "nights", "results", "carries", "payments", "history")
 
 
@@ -94,20 +96,6 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
     }
 
 
-def _time(value: Any) -> datetime | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise ValueError("a time must be an ISO 8601 text")
-    return datetime.fromisoformat(value)
-
-
-def _money(value: Any) -> int:
-    if type(value) is not int or abs(value) > ledger_night.MAX_EXACT_TOTAL:
-        raise ValueError("an amount must be an integer of minor units")
-    return value
-
-
 def _language(value: Any) -> str | None:
     """A member's statement language from a document: a catalogue code this server has, else
     ``None`` (older exports have none; a language this server lacks follows the reader)."""
@@ -116,24 +104,24 @@ def _language(value: Any) -> str | None:
 
 def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, dict[str, str]]:
     """Store an exported club as a new club (committed) → ``(club, owner token, {new night id:
-    host token})``. Every id is new; times, entries, results, payments and history are kept.
-    Raises :class:`HandError` 422 for a document that is not a club export, naming the field
-    where it can (:func:`ledger.clubs.import_checks.check_document`), ``invalid_entry`` for one
-    whose books do not add up to zero or that repeats what must be unique (a member, a night's
-    seat, a hand's version). Nothing is stored unless all of it is."""
-    try:
-        check_document(document)
-    except HandError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _unreadable(exc) from None
+    host token})``. Every id is new; times, entries, payments and history are kept, and every
+    figure is the replay's (:func:`ledger.clubs.import_replay.replay`), which the document's own
+    must equal. Raises :class:`~ledger.clubs.import_schema.DocumentError` for a document not of
+    the export's shape (the API answers 422 ``invalid_entry`` naming the path);
+    :class:`HandError` 422 for a value the app could not read back
+    (:func:`ledger.clubs.import_checks.check_document`); :class:`~ledger.errors.NightError` 422
+    ``import_mismatch`` (or the live API's code for the check) naming the first path where the
+    document disagrees with its replay. Nothing is stored unless all of it is."""
+    doc = load_document(document)
+    check_document(doc)
+    replayed = replay(doc)
     for _attempt in range(3):
         begin_write(db)
         try:
-            club, token, night_tokens = _store(db, document)
-            settle(balances(db, club))  # books that do not add up are refused before they are kept
+            club, token, night_tokens = _store(db, doc, replayed)
+            settle(balances(db, club))  # the replay made them add up; the plan must be there to read
             db.commit()
-        except IntegrityError:  # a drawn code already used (draw again), or the document repeats itself
+        except IntegrityError:  # a drawn code already used: draw again
             db.rollback()
             continue
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -152,77 +140,79 @@ def _unreadable(exc: BaseException) -> HandError:
     return HandError("invalid_entry", NOT_READABLE, None, detail=str(exc))
 
 
-def _store(db: Session, doc: Mapping[str, Any]) -> tuple[Club, str, dict[str, str]]:
+def _store(db: Session, doc: Mapping[str, Any], replayed: Replayed) -> tuple[Club, str, dict[str, str]]:
+    """Write the loaded, replayed ``doc`` inside the caller's write transaction."""
     source = doc["club"]
     token = access.new_host_token()
-    club = Club(id=secrets.token_urlsafe(9), name=str(source["name"]), currency=str(source["currency"]),
-                timezone=str(source.get("timezone") or "UTC"), created_at=_time(source["created_at"]))
+    club = Club(id=secrets.token_urlsafe(9), name=source["name"], currency=source["currency"],
+                timezone=source["timezone"] or "UTC", created_at=source["created_at"])
     db.add(club)
     db.flush()
     add_keys(db, club, club_secrets(token, club.id))
     member_ids: dict[int, int] = {}
     keys: set[str] = set()
     for row in doc["members"]:
-        key = name_key(str(row["name"]))
-        if key in keys:  # "Ali" and "Alı" of a club from before İ and ı were read as i (migration 0007)
-            key = normalise_name(str(row["name"])).casefold()
+        key = member_key(row["name"], keys)
+        assert key is not None  # the replay refused one name twice
         keys.add(key)
-        member = ClubMember(club_id=club.id, name=str(row["name"]), name_key=key,
-                            created_at=_time(row["created_at"]), language=_language(row.get("language")))
+        member = ClubMember(club_id=club.id, name=row["name"], name_key=key, created_at=row["created_at"],
+                            language=_language(row["language"]))
         db.add(member)
         db.flush()
-        member_ids[int(row["id"])] = int(member.id or 0)
+        member_ids[row["id"]] = int(member.id or 0)
     night_tokens: dict[str, str] = {}
-    for entry in doc["nights"]:
-        s = entry["session"]
-        night_token = access.new_host_token()
-        night = GameSession(
-            id=secrets.token_urlsafe(9), name=str(s["name"]), currency=club.currency, stake_minor=_money(s["stake"]),
-            ruleset=dict(s["ruleset"]), players=list(s["players"]), roster=list(s["roster"]),
-            first_dealer=str(s["first_dealer"]), status=str(s["status"]), last_hand_number=int(s["last_hand_number"]),
-            timezone=str(s["timezone"]), created_at=_time(s["created_at"]), closed_at=_time(s["closed_at"]))
-        db.add(night)
-        db.flush()
-        access.add_keys(db, night, access.table_secrets(night_token, night.id))
-        night_tokens[night.id] = night_token
-        carried = entry["carried"]
-        db.add(ClubNight(session_id=night.id, club_id=club.id, carried=None if carried is None else bool(carried)))
-        for seat in entry["seats"]:
-            db.add(ClubSeat(session_id=night.id, member_id=member_ids[int(seat["member_id"])], name=str(seat["name"])))
-        for c in entry["carries"]:
-            db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=member_ids[int(c["member_id"])],
-                             amount_minor=_money(c["amount"]), created_at=_time(c["created_at"])))
-        for h in entry["hands"]:
-            hand = Hand(session_id=night.id, number=int(h["number"]), version=int(h["version"]), dealer=str(h["dealer"]),
-                        players=list(h["players"]), stake_minor=_money(h["stake"]), kind=str(h["kind"]),
-                        entry=dict(h["entry"]), result=dict(h["result"]), redeal=bool(h["redeal"]),
-                        status=str(h["status"]), idempotency_key=h.get("idempotency_key"),
-                        created_at=_time(h["created_at"]), voided_at=_time(h.get("voided_at")))
-            db.add(hand)
-            db.flush()
-            for t in hand.result.get("transfers", []):
-                db.add(HandTransfer(hand_id=hand.id, payer=str(t["from"]), payee=str(t["to"]),
-                                    amount_minor=_money(t["amount"])))
-        for p in entry["payments"]:
-            db.add(Payment(session_id=night.id, payer=str(p["from"]), payee=str(p["to"]), amount_minor=_money(p["amount"]),
-                           status=str(p["status"]), kind=str(p.get("kind") or "payment"),
-                           created_at=_time(p["created_at"]), voided_at=_time(p.get("voided_at"))))
-        figures.rebuild(db, night)  # written whole, not change by change: the kept figures from them
-        for e in entry["history"]:
-            db.add(AuditEvent(session_id=night.id, action=str(e["action"]), actor_role=str(e.get("actor_role", "")),
-                              device=str(e.get("device") or ""), hand_number=e.get("hand_number"),
-                              detail=dict(e.get("detail") or {}), created_at=_time(e["at"])))
-    for p in doc.get("payments", []):
-        db.add(ClubPayment(club_id=club.id, payer_id=member_ids[int(p["from_id"])], payee_id=member_ids[int(p["to_id"])],
-                           amount_minor=_money(p["amount"]), status=str(p["status"]), created_at=_time(p["created_at"]),
-                           voided_at=_time(p.get("voided_at"))))
-    for e in doc.get("history", []):
-        db.add(ClubEvent(club_id=club.id, action=str(e["action"]), actor_role=str(e.get("actor_role", "")),
-                         detail=dict(e.get("detail") or {}), created_at=_time(e["at"])))
-    db.add(ClubEvent(club_id=club.id, action="club_imported", actor_role="owner",
-                     detail={"from": str(source.get("id", ""))}))
+    for entry, results in zip(doc["nights"], replayed.results):
+        night_tokens.update(_store_night(db, club, entry, results, member_ids))
+    for p in doc["payments"]:
+        db.add(ClubPayment(club_id=club.id, payer_id=member_ids[p["from_id"]], payee_id=member_ids[p["to_id"]],
+                           amount_minor=p["amount"], status=p["status"], created_at=p["created_at"],
+                           voided_at=p["voided_at"]))
+    for e in doc["history"]:
+        db.add(ClubEvent(club_id=club.id, action=e["action"], actor_role=e["actor_role"],
+                         detail=dict(e["detail"] or {}), created_at=e["at"]))
+    db.add(ClubEvent(club_id=club.id, action="club_imported", actor_role="owner", detail={"from": source["id"]}))
     db.flush()
     return club, token, night_tokens
+
+
+def _store_night(db: Session, club: Club, entry: Mapping[str, Any], results: list[dict[str, Any]],
+                 member_ids: Mapping[int, int]) -> dict[str, str]:
+    s = entry["session"]
+    night_token = access.new_host_token()
+    night = GameSession(
+        id=secrets.token_urlsafe(9), name=s["name"], currency=club.currency, stake_minor=s["stake"],
+        ruleset=dict(s["ruleset"]), players=list(s["players"]), roster=list(s["roster"]),
+        first_dealer=s["first_dealer"], status=s["status"], last_hand_number=s["last_hand_number"],
+        timezone=s["timezone"], created_at=s["created_at"], closed_at=s["closed_at"])
+    db.add(night)
+    db.flush()
+    access.add_keys(db, night, access.table_secrets(night_token, night.id))
+    db.add(ClubNight(session_id=night.id, club_id=club.id, carried=entry["carried"]))
+    for seat in entry["seats"]:
+        db.add(ClubSeat(session_id=night.id, member_id=member_ids[seat["member_id"]], name=seat["name"]))
+    for c in entry["carries"]:
+        db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=member_ids[c["member_id"]],
+                         amount_minor=c["amount"], created_at=c["created_at"]))
+    connection = db.connection()
+    for h, result in zip(entry["hands"], results):
+        hand_id = connection.execute(_INSERT_HAND, {
+            "session_id": night.id, "number": h["number"], "version": h["version"], "dealer": h["dealer"],
+            "players": list(h["players"]), "stake_minor": h["stake"], "kind": h["kind"], "entry": dict(h["entry"]),
+            "result": result, "redeal": h["redeal"], "status": h["status"], "idempotency_key": h["idempotency_key"],
+            "created_at": h["created_at"], "voided_at": h["voided_at"]}).inserted_primary_key[0]
+        if result["transfers"]:
+            connection.execute(_INSERT_TRANSFERS, [
+                {"hand_id": hand_id, "payer": t["from"], "payee": t["to"], "amount_minor": t["amount"]}
+                for t in result["transfers"]])
+    for p in entry["payments"]:
+        db.add(Payment(session_id=night.id, payer=p["payer"], payee=p["payee"], amount_minor=p["amount"],
+                       status=p["status"], kind=p["kind"], created_at=p["created_at"], voided_at=p["voided_at"]))
+    figures.rebuild(db, night)  # written whole, not change by change: the kept figures from them
+    for e in entry["history"]:
+        db.add(AuditEvent(session_id=night.id, action=e["action"], actor_role=e["actor_role"],
+                          device=e["device"] or "", hand_number=e["hand_number"], detail=dict(e["detail"] or {}),
+                          created_at=e["at"]))
+    return {night.id: night_token}
 
 
 def export_csv(db: Session, club: Club, table: str) -> str:
