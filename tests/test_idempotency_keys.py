@@ -123,3 +123,18 @@ def test_finding_4_a_key_too_long_or_not_printable_ascii_is_refused_naming_the_f
         if path == "/hands":
             assert post(client, open_night, path, body).status_code == 201  # hand 1 for the amend
     assert [v["version"] for v in versions(client, open_night, 1)] == [1]
+
+
+def test_issue_20_an_empty_key_is_refused_not_taken_as_no_key(client: Any, open_night: dict[str, Any]) -> None:
+    """An empty ``Idempotency-Key`` header is a key that is not 1 to 200 characters: 422 naming
+    the header, and nothing recorded (taken as no key, a retry recorded a second hand)."""
+    for path, body in [("/hands", DEE), ("/hands/1/amend", ROSA | {"version": 1})]:
+        for attempt in (1, 2):  # the retry is refused the same way, never stored twice
+            refused = post(client, open_night, path, body, "")
+            assert refused.status_code == 422, (path, attempt, refused.get_json())
+            assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_entry", "Idempotency-Key")
+        if path == "/hands":
+            assert net(client, open_night) == dict.fromkeys(net(client, open_night), 0)
+            assert post(client, open_night, path, body).status_code == 201  # hand 1 for the amend
+    assert [v["version"] for v in versions(client, open_night, 1)] == [1]
+    assert client.get(f"/api/v1/sessions/{open_night['id']}", headers=open_night["headers"]).get_json()["hand_count"] == 1
