@@ -2,16 +2,20 @@
 double tap, a retry after a lost answer) has it stored once. Hands (:mod:`ledger.recording`)
 and payments (:mod:`ledger.payments`, :mod:`ledger.clubs.carry`) keep the key with what they
 stored, unique per night or club; the same key with the same request is answered with what
-was stored, with another request refused (409 ``idempotency_key_reused``)."""
+was stored, with another request refused (409 ``idempotency_key_reused``). A retry carries the
+names it was first sent with: a hand renamed since it was stored is compared with it under the
+renames made since (:func:`renames_since`)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any, Mapping, TypeVar
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from ledger.errors import NightError
 from ledger.i18n import N_
+from ledger.models import AuditEvent
 
 MAX_IDEMPOTENCY_KEY = 200
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
@@ -45,3 +49,14 @@ def replay(db: Session, stored: Stored, same: bool, shown: Mapping[str, Any]) ->
     if not same:
         raise key_reused(shown)
     return stored
+
+
+def renames_since(db: Session, night_id: str, since: datetime) -> list[tuple[str, str]]:
+    """The night's renames (``player_renamed``, :func:`ledger.seating.rename_player`) made after
+    ``since`` (when a hand was stored), oldest first, as ``(old, new)`` names: what a retry of
+    the request that stored it must be read under. One read along the night's events of that
+    kind (an index of session, action and id), only when a retry differs from what it stored."""
+    events = db.exec(select(AuditEvent.detail).where(
+        AuditEvent.session_id == night_id, AuditEvent.action == "player_renamed",
+        col(AuditEvent.created_at) > since).order_by(col(AuditEvent.id)))
+    return [(str(d["before"]["name"]), str(d["after"]["name"])) for d in events]

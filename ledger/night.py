@@ -36,7 +36,7 @@ from ledger.payments import (
 )
 from ledger.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.recording import (
-    Submission, as_now, by_idempotency_key, key_reused, preview_hand, record_hand, replays, store_version,
+    Submission, as_now, by_idempotency_key, key_reused, preview_hand, record_hand, replays, replays_now, store_version,
 )
 from ledger.rules import HandError, RuleSet
 from ledger.rules.validation import check_stake, check_table
@@ -157,7 +157,7 @@ def amend_hand(
     submission = submission.normalised()
     if submission.idempotency_key:
         existing = by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None and replays(existing, submission, amends=(number, version)):
+        if existing is not None and replays_now(db, night, existing, submission, amends=(number, version)):
             return as_now(db, night, existing), False
         if existing is not None and night.status == "open":
             raise key_reused(existing)

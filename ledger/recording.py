@@ -31,6 +31,7 @@ from ledger.money import format_plain
 from ledger.names import normalise_entry, normalise_name
 from ledger.night_reads import hand_json, next_dealer, rules_of
 from ledger.rules import HandError, HandResult, parse_hand, score_hand
+from ledger.rules.renaming import name_along, rename_along
 
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
@@ -134,7 +135,7 @@ def record_hand(
     submission = submission.normalised()
     if submission.idempotency_key:
         existing = by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None and replays(existing, submission):
+        if existing is not None and replays_now(db, night, existing, submission):
             return as_now(db, night, existing), False
         if existing is not None and night.status == "open":
             raise key_reused(existing)
@@ -282,16 +283,30 @@ def store_version(
     return Hand(id=hand_id, **values)
 
 
-def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None) -> bool:
+def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None,
+            renames: Sequence[tuple[str, str]] = ()) -> bool:
     """Whether ``submission`` is the very request that stored ``existing`` under its key: the
     same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
-    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given."""
+    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given;
+    the request's names read after ``renames`` (``(old, new)``, oldest first: the renames made
+    since ``existing`` was stored, which renamed it)."""
     if amends is None:
         same_kind = existing.version == 1 and submission.number in (None, existing.number)
     else:
         same_kind = (existing.number, existing.version) == (amends[0], amends[1] + 1)
-    return (same_kind and existing.entry == submission.entry()
-            and submission.dealer in (None, existing.dealer))
+    return (same_kind and existing.entry == rename_along(submission.entry(), renames)
+            and name_along(submission.dealer, renames) in (None, existing.dealer))
+
+
+def replays_now(db: Session, night: GameSession, existing: Hand, submission: Submission,
+                amends: tuple[int, int] | None = None) -> bool:
+    """:func:`replays`, also under the renames made since ``existing`` was stored
+    (:func:`ledger.idempotency.renames_since`, read only when the names differ): a retry sent
+    with the names of then is the request that stored it, not another one."""
+    if replays(existing, submission, amends):
+        return True
+    renames = idempotency.renames_since(db, night.id, existing.created_at)
+    return bool(renames) and replays(existing, submission, amends, renames)
 
 
 def key_reused(existing: Hand) -> NightError:

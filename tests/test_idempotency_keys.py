@@ -123,3 +123,76 @@ def test_finding_4_a_key_too_long_or_not_printable_ascii_is_refused_naming_the_f
         if path == "/hands":
             assert post(client, open_night, path, body).status_code == 201  # hand 1 for the amend
     assert [v["version"] for v in versions(client, open_night, 1)] == [1]
+
+
+def test_issue_20_an_empty_key_is_refused_not_taken_as_no_key(client: Any, open_night: dict[str, Any]) -> None:
+    """An empty ``Idempotency-Key`` header is a key that is not 1 to 200 characters: 422 naming
+    the header, and nothing recorded (taken as no key, a retry recorded a second hand)."""
+    for path, body in [("/hands", DEE), ("/hands/1/amend", ROSA | {"version": 1})]:
+        for attempt in (1, 2):  # the retry is refused the same way, never stored twice
+            refused = post(client, open_night, path, body, "")
+            assert refused.status_code == 422, (path, attempt, refused.get_json())
+            assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_entry", "Idempotency-Key")
+        if path == "/hands":
+            assert net(client, open_night) == dict.fromkeys(net(client, open_night), 0)
+            assert post(client, open_night, path, body).status_code == 201  # hand 1 for the amend
+    assert [v["version"] for v in versions(client, open_night, 1)] == [1]
+    assert client.get(f"/api/v1/sessions/{open_night['id']}", headers=open_night["headers"]).get_json()["hand_count"] == 1
+
+
+def rename(client: Any, night: dict[str, Any], old: str, new: str) -> None:
+    renamed = post(client, night, "/players/rename", {"from": old, "to": new})
+    assert renamed.status_code == 200, renamed.get_json()
+
+
+def test_issue_20_a_retry_after_a_rename_is_answered_with_the_stored_hand(client: Any, open_night: dict[str, Any]) -> None:
+    """The phone's retry carries the names it was sent with; the stored hand was renamed since.
+    Compared under the renames made since it was stored, it is the same request: 200 with the
+    hand as it stands (409 ``idempotency_key_reused`` before), and nothing new is recorded."""
+    knock = {"outcome": {"kind": "knock", "knocker": "Rosa"}, "dealer": "Dee",
+             "hands": {"Dee": {"total": 20}, "Marcus": {"total": 9}, "Rosa": {"total": 3}, "Tomás": {"total": 30}}}
+    first = post(client, open_night, "/hands", knock, "knock-1")
+    assert first.status_code == 201, first.get_json()
+    rename(client, open_night, "Rosa", "Rosalind")
+    rename(client, open_night, "Rosalind", "Ros")  # two renames: followed in order
+    rename(client, open_night, "Dee", "Deedee")
+    before = net(client, open_night)
+
+    again = post(client, open_night, "/hands", knock, "knock-1")
+    assert again.status_code == 200, again.get_json()
+    body = again.get_json()
+    assert (body["number"], body["version"], body["winners"], body["dealer"]) == (1, 1, ["Ros"], "Deedee")
+    names = {"Rosa": "Ros", "Dee": "Deedee"}
+    assert body["net"] == {names.get(p, p): amount for p, amount in first.get_json()["net"].items()}
+    assert net(client, open_night) == before
+    assert client.get(f"/api/v1/sessions/{open_night['id']}", headers=open_night["headers"]).get_json()["hand_count"] == 1
+
+    # the same key with another request is still another request, renamed or not
+    other = post(client, open_night, "/hands", knock | {"outcome": {"kind": "knock", "knocker": "Marcus"}}, "knock-1")
+    assert (other.status_code, other.get_json()["error"]) == (409, "idempotency_key_reused")
+
+    # an amendment retried after a rename is the same amendment
+    fix = {"outcome": {"kind": "discard_out", "winner": "Marcus"}, "hands": {}, "version": 1}
+    fixed = post(client, open_night, "/hands/1/amend", fix | {"dealer": "Deedee"}, "fix-1")
+    assert fixed.status_code == 201, fixed.get_json()
+    rename(client, open_night, "Marcus", "Marc")
+    retried = post(client, open_night, "/hands/1/amend", fix | {"dealer": "Deedee"}, "fix-1")
+    assert retried.status_code == 200, retried.get_json()
+    assert (retried.get_json()["version"], retried.get_json()["winners"]) == (2, ["Marc"])
+    assert [v["version"] for v in versions(client, open_night, 1)] == [1, 2]
+
+
+def test_issue_20_a_name_given_after_a_rename_to_someone_new_is_not_the_renamed_player(
+    client: Any, open_night: dict[str, Any]
+) -> None:
+    """Only renames made after the hand was stored are followed: a hand recorded after Rosa became
+    Ros, naming a new Rosa who sat in since, is Rosa's; its retry is the same request."""
+    rename(client, open_night, "Rosa", "Ros")
+    assert post(client, open_night, "/players/leave", {"name": "Marcus", "settle": "at_end"}).status_code == 200
+    assert post(client, open_night, "/players", {"name": "Rosa"}).status_code == 201
+    first = post(client, open_night, "/hands", ROSA, "rosa-new")
+    assert first.status_code == 201 and first.get_json()["winners"] == ["Rosa"]
+    again = post(client, open_night, "/hands", ROSA, "rosa-new")
+    assert again.status_code == 200 and again.get_json()["winners"] == ["Rosa"]
+    other = post(client, open_night, "/hands", {"outcome": {"kind": "discard_out", "winner": "Ros"}}, "rosa-new")
+    assert (other.status_code, other.get_json()["error"]) == (409, "idempotency_key_reused")

@@ -96,3 +96,27 @@ def test_the_club_pay_form_sent_twice_records_one_payment(client: Any) -> None:
         assert client.post(f"/c/{club['id']}/payments", data=data).status_code == 302
     listed = client.get(f"/api/v1/clubs/{club['id']}/payments", headers=bearer(club["token"])).get_json()["payments"]
     assert [p["amount"] for p in listed] == [10]
+
+
+def test_an_empty_key_on_a_night_or_club_payment_is_refused_naming_the_header(client: Any, tonked: dict[str, Any]) -> None:
+    """An empty ``Idempotency-Key`` is not "no key": 422 ``invalid_entry`` naming the header, and
+    the payment is not recorded (a retry under it would have recorded a second one)."""
+    body = {"from": "Rosa", "to": "Dee", "amount": 50}
+    for _attempt in (1, 2):
+        refused = _pay(client, tonked, body, "")
+        answer = refused.get_json()
+        assert (refused.status_code, answer.get("error"), answer.get("field")) == (
+            422, "invalid_entry", "Idempotency-Key"), answer
+    payments = client.get(f"/api/v1/sessions/{tonked['id']}/payments", headers=tonked["headers"]).get_json()
+    assert payments["payments"] == []
+
+    club = make_club(client, members=["Dee", "Marcus"])
+    close(client, won_club_night(client, club, ["Dee", "Marcus"], "Dee"), True)
+    url = f"/api/v1/clubs/{club['id']}/payments"
+    for _attempt in (1, 2):
+        refused = client.post(url, json={"from": "Marcus", "to": "Dee", "amount": 1},
+                              headers=bearer(club["member_token"]) | {"Idempotency-Key": ""})
+        answer = refused.get_json()
+        assert (refused.status_code, answer.get("error"), answer.get("field")) == (
+            422, "invalid_entry", "Idempotency-Key"), answer
+    assert client.get(url, headers=bearer(club["token"])).get_json()["payments"] == []

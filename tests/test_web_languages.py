@@ -208,6 +208,24 @@ def test_the_switch_only_goes_back_to_this_site(client: Any, target: str) -> Non
     assert response.status_code == 303 and response.headers["Location"] == "/"
 
 
+@pytest.mark.parametrize("raw", [
+    "/%0d%0aSet-Cookie:%20lang=xx", "/%0aSet-Cookie:%20a=b", "/s/x%0d/history", "/%09/evil.example",
+    "/%5c/evil.example", "/%e2%80%a8x", "/%00", "javascript:alert(1)", "%20//evil.example", "HTTPS://evil.example",
+])
+def test_the_switch_sends_a_next_holding_cr_lf_or_another_site_home(client: Any, raw: str) -> None:
+    """Issue 20: a ``next`` with CR/LF answered 500 (the header could not be written); any
+    control character, backslash, ``//host`` or scheme goes home instead, with the cookie set."""
+    response = client.get(f"/language/es?next={raw}")
+    assert response.status_code == 303 and response.headers["Location"] == "/", raw
+    assert "Set-Cookie: lang=xx" not in str(response.headers)
+    assert page_lang(client.get("/")) == "es"
+
+
+def test_the_switch_goes_back_to_a_page_of_this_site_with_its_query(client: Any) -> None:
+    response = client.get("/language/tr", query_string={"next": "/s/abc/history?page=2"})
+    assert response.status_code == 303 and response.headers["Location"] == "/s/abc/history?page=2"
+
+
 def test_the_installed_app_and_every_answer_say_their_language(client: Any) -> None:
     """The manifest a phone installs describes the app in the phone's language; answers say which
     language they are in and that caches must keep one copy per language."""

@@ -27,7 +27,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from ledger import access, downloads, export, hosts
 from ledger import night as ledger_night
 from ledger.api.errors import INTERNAL_ERROR, TOO_MANY_ATTEMPTS, ApiError, error_response, http_sentence
-from ledger.api.requests import authorised, authorised_night, bearer_token, bp, device, json_body, load
+from ledger.api.requests import authorised, authorised_night, bearer_token, bp, device, idempotency_key, json_body, load
 from ledger.api.schemas import (
     CohostSchema,
     ExportQuerySchema,
@@ -191,7 +191,7 @@ def record_payment(session_id: str) -> Any:
     db = get_session()
     payment, created = ledger_night.record_payment(
         db, night, data["payer"], data["payee"], data["amount"], actor, confirm=data["confirm"],
-        idempotency_key=request.headers.get("Idempotency-Key") or None)
+        idempotency_key=idempotency_key())
     body = ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}
     return jsonify(body), 201 if created else 200
 

@@ -16,7 +16,7 @@ from flask import jsonify, request, url_for
 from ledger import access
 from ledger import night as ledger_night
 from ledger.api.errors import ApiError
-from ledger.api.requests import bearer_token, bp, json_body, load
+from ledger.api.requests import bearer_token, bp, idempotency_key, json_body, load
 from ledger.api.share_links import share_json
 from ledger.api.club_schemas import (
     ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, MemberSchema, MemberUpdateSchema,
@@ -167,7 +167,7 @@ def record_club_payment(club_id: str) -> Any:
     db = get_session()
     payment, created = carry.record_payment(db, club, data["payer"], data["payee"], data["amount"], actor,
                                             confirm=data["confirm"],
-                                            idempotency_key=request.headers.get("Idempotency-Key") or None)
+                                            idempotency_key=idempotency_key())
     return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)}), 201 if created else 200
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, request
+from flask import jsonify
 
 from ledger import night as ledger_night
 from ledger.api.errors import ApiError
-from ledger.api.requests import authorised, authorised_night, bp, json_body, load
+from ledger.api.requests import authorised, authorised_night, bp, idempotency_key, json_body, load
 from ledger.api.schemas import AmendSchema, HandCreateSchema
 from ledger.db import get_session
 from ledger.i18n import N_
@@ -37,14 +37,13 @@ def _submission(data: dict[str, Any]) -> Submission:
 def _submission_of(body: dict[str, Any]) -> Submission:
     """A :class:`Submission` from a loaded :class:`HandCreateSchema` body and the request's
     ``Idempotency-Key`` header."""
-    key = request.headers.get("Idempotency-Key")
     seen = body.get("seen")
     return Submission(
         outcome=body["outcome"],
         hands=body["hands"],
         side_bets=body["side_bets"],
         dealer=body["dealer"],
-        idempotency_key=key or None,  # stored whole or refused (ledger.night.check_idempotency_key)
+        idempotency_key=idempotency_key(),  # stored whole or refused, "" too (ledger.night.check_idempotency_key)
         number=body["number"],
         seen_players=tuple(seen["players"]) if seen else None,
         seen_stake_minor=seen["stake"] if seen else None,

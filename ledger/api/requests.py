@@ -71,6 +71,13 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key`` header as sent: ``None`` only when there is none, so
+    that an empty one is refused (422 ``invalid_entry``, :func:`ledger.idempotency.check_idempotency_key`)
+    instead of being taken as no key."""
+    return request.headers.get("Idempotency-Key")
+
+
 def device() -> str:
     return (request.headers.get("X-Device") or request.user_agent.string or "api client")[:120]
 

@@ -11,7 +11,7 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 OUTCOME_NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
 
@@ -50,6 +50,22 @@ def rename_entry(entry: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
         spade["highest_spade"] = _keys(spade.get("highest_spade"), names)
         out["side_bets"] = dict(bets) | {"spade": spade}
     return out
+
+
+def rename_along(entry: Mapping[str, Any], renames: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """A copy of ``entry`` after each ``(old, new)`` of ``renames`` in turn (``Ann`` → ``Bo``
+    then ``Bo`` → ``Cy`` makes ``Ann`` ``Cy``), as :func:`rename_entry` does one."""
+    out = dict(entry)
+    for old, new in renames:
+        out = rename_entry(out, {old: new})
+    return out
+
+
+def name_along(name: Any, renames: Sequence[tuple[str, str]]) -> Any:
+    """``name`` after each ``(old, new)`` of ``renames`` in turn (anything but a text unchanged)."""
+    for old, new in renames:
+        name = new if name == old else name
+    return name
 
 
 def rename_result(result: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:

@@ -11,7 +11,6 @@ its parameters (``{{ _("Hand {number} recorded", number=n) }}``), ``lang`` and `
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, redirect, request
 from flask_babel import Babel
@@ -20,6 +19,7 @@ from markupsafe import Markup, escape
 from ledger.i18n import LANGUAGES, PSEUDO, SOURCE, current_language, known, set_language
 from ledger.i18n.catalogs import TRANSLATIONS_DIR, translations
 from ledger.web.blueprint import bp
+from ledger.web.local_paths import local_path
 
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -102,13 +102,9 @@ def markup_pgettext(context: str, message: str, /, **params: Any) -> Markup:
 
 
 def _safe_next(target: str | None) -> str:
-    """Only a path on this site (never ``//evil`` or ``https://…``); the home page otherwise."""
-    if not target:
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    return target
+    """Only a path on this site (:func:`ledger.web.local_paths.local_path`: never ``//evil``,
+    ``https://…``, a backslash or a CR/LF); the home page otherwise."""
+    return local_path(target) or "/"
 
 
 @bp.get("/language/<code>")

@@ -31,6 +31,7 @@ from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.web.access import join_with_code, opens, token_for
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import outcome_title
+from ledger.web.local_paths import local_path
 
 NOT_KEPT = frozenset({"csrf_token", "rejoin_code", "rejoin_next"})
 MAX_FIELDS = 400
@@ -161,7 +162,7 @@ def rejoin() -> Any:
 def post_route(path: str) -> tuple[str, dict[str, Any]]:
     """The web endpoint a kept form was going to; 404 unless it is a page of a table that
     takes a POST (never another site: the path must start with ``/s/``)."""
-    if not path.startswith("/s/") or "//" in path or "\\" in path:
+    if local_path(path) is None or not path.startswith("/s/") or "//" in path:
         abort(404)
     adapter = current_app.url_map.bind("localhost")
     try:
