@@ -147,7 +147,8 @@ def test_payments_shrink_the_plan(client: Any, table: dict[str, Any]) -> None:
     partial = client.post(url(table, "/payments"), json={"from": "Rosa", "to": "Dee", "amount": 20}, headers=table["player"])
     assert partial.get_json()["outstanding"]["Rosa"] == -30
     plan = client.get(url(table, "/settlement"), headers=table["viewer"]).get_json()
-    assert plan["transfers"] == [{"from": "Rosa", "to": "Dee", "amount": 30}, {"from": "Tomás", "to": "Dee", "amount": 50}]
+    assert plan["transfers"] == [{"from": "Rosa", "to": "Dee", "amount": 30, "because": [{"hand": 1, "amount": 30}]},
+                                 {"from": "Tomás", "to": "Dee", "amount": 50, "because": [{"hand": 1, "amount": 50}]}]
     assert plan["balances"]["Dee"] == 150  # the running net of the hands is unchanged
     assert client.post(url(table, "/payments/1/void"), headers=table["player"]).status_code == 403
     voided = client.post(url(table, "/payments/1/void"), headers=table["host"]).get_json()

@@ -71,4 +71,4 @@ def test_host_seats_a_late_arrival_and_cashes_out_a_leaver_while_another_phone_w
     assert [(p["from"], p["to"], p["amount"], p["kind"]) for p in payments] == [
         ("Dee", "Rosa", 75, "cash_out"), ("Tomás", "Rosa", 50, "cash_out")]
     plan = api(host, live_server, f"/{sid}/settlement", token)
-    assert plan["transfers"] == [{"from": "Tomás", "to": "Marcus", "amount": 25}]
+    assert plan["transfers"] == [{"from": "Tomás", "to": "Marcus", "amount": 25, "because": [{"hand": 2, "amount": 25}]}]
