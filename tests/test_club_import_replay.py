@@ -186,6 +186,8 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
      "nights[3].hands[2].voided_at"),
     ("an idempotency key of 201 characters", _set("nights.3.hands.2.idempotency_key", "k" * 201), "invalid_entry",
      "nights[3].hands[2].idempotency_key"),
+    ("an idempotency key ending in a line break", _set("nights.3.hands.2.idempotency_key", "key\n"),
+     "invalid_entry", "nights[3].hands[2].idempotency_key"),
     ("one idempotency key on two hands", _same_key_twice, "invalid_entry", "nights[3].hands[2].idempotency_key"),
     ("a current stake the history never set", _set("nights.3.session.stake", 30), "import_mismatch",
      "nights[3].session.stake"),

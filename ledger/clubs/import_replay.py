@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import NightError
+from ledger.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.payments import MAX_EXACT_TOTAL
 from ledger.recording import Submission
@@ -296,6 +297,9 @@ def _hands(night: Mapping[str, Any], session: Mapping[str, Any], rules: RuleSet,
             raise _refuse(f"{at}.version", REPEATED, value=f"{hand['number']}.{hand['version']}")
         versions[hand["number"]][hand["version"]] = index
         key = hand["idempotency_key"]
+        if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):  # as the live API reads one
+            raise _refuse(f"{at}.idempotency_key", N_("An Idempotency-Key must be 1 to {most} printable ASCII "
+                                                     "characters."), most=MAX_IDEMPOTENCY_KEY)
         if key is not None:
             if key in keys:
                 raise _refuse(f"{at}.idempotency_key", REPEATED, value=key)
