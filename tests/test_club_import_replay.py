@@ -255,3 +255,36 @@ def test_the_exported_club_imports_with_its_open_night_as_it_was(client: Any, do
                         json={"outcome": {"kind": "tonk_out", "winner": "Rosa"}})
     assert (again.status_code, again.get_json()["number"]) == (200, 2)
     assert original["session"]["last_hand_number"] == 3
+
+
+def test_a_seat_given_to_the_member_who_took_the_name_later_is_refused(client: Any) -> None:
+    """Ann plays night 1 (settled in cash), is renamed Annie in the club, and a new "Ann" joins
+    at night 2: night 1's seat "Ann" is Annie's, and giving it to the new Ann (whose name it
+    also is) would move night 1's results to her standings."""
+    club = make_club(client)
+    url = f"/api/v1/clubs/{club['id']}"
+    first = won_club_night(client, club, ["Ann", "Ben"], winner="Ann")
+    assert client.post(f"/api/v1/sessions/{first['id']}/close", headers=bearer(first["token"]),
+                       json={"carry_over": False}).status_code == 200
+    ann = next(m for m in client.get(url, headers=bearer(club["token"])).get_json()["members"] if m["name"] == "Ann")
+    assert client.post(f"{url}/members/{ann['id']}/rename", headers=bearer(club["token"]),
+                       json={"name": "Annie"}).status_code == 200
+    won_club_night(client, club, ["Ann", "Ben"], winner="Ben")
+    document = client.get(f"{url}/export.json", headers=bearer(club["token"])).get_json()
+    newcomer = next(m["id"] for m in document["members"] if m["name"] == "Ann")
+    seats = document["nights"][0]["seats"]
+    assert seats[0] == {"member_id": ann["id"], "name": "Ann"}
+    before = rows(client)
+    broken = copy.deepcopy(document)
+    broken["nights"][0]["seats"][0]["member_id"] = newcomer
+    refused = client.post("/api/v1/clubs/import", json=broken)
+    assert refused.status_code == 422, refused.get_json()
+    assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_entry", "nights[0].seats[0].member_id")
+    assert rows(client) == before
+    # the document as exported imports, and an import's own export imports again the same way
+    copied = client.post("/api/v1/clubs/import", json=document).get_json()
+    again = client.get(f"/api/v1/clubs/{copied['id']}/export.json", headers=bearer(copied["token"])).get_json()
+    broken = copy.deepcopy(again)
+    broken["nights"][0]["seats"][0]["member_id"] = next(m["id"] for m in again["members"] if m["name"] == "Ann")
+    assert client.post("/api/v1/clubs/import", json=broken).get_json()["field"] == "nights[0].seats[0].member_id"
+    assert client.post("/api/v1/clubs/import", json=again).status_code == 201

@@ -161,18 +161,51 @@ def _store(db: Session, doc: Mapping[str, Any], replayed: Replayed) -> tuple[Clu
         db.flush()
         member_ids[row["id"]] = int(member.id or 0)
     night_tokens: dict[str, str] = {}
+    night_ids: dict[Any, Any] = {}
     for entry, results in zip(doc["nights"], replayed.results):
-        night_tokens.update(_store_night(db, club, entry, results, member_ids))
+        stored = _store_night(db, club, entry, results, member_ids)
+        night_tokens.update(stored)
+        night_ids[entry["session"]["id"]] = next(iter(stored))
+    payments = []
     for p in doc["payments"]:
-        db.add(ClubPayment(club_id=club.id, payer_id=member_ids[p["from_id"]], payee_id=member_ids[p["to_id"]],
-                           amount_minor=p["amount"], status=p["status"], created_at=p["created_at"],
-                           voided_at=p["voided_at"]))
+        payments.append(ClubPayment(club_id=club.id, payer_id=member_ids[p["from_id"]],
+                                    payee_id=member_ids[p["to_id"]], amount_minor=p["amount"], status=p["status"],
+                                    created_at=p["created_at"], voided_at=p["voided_at"]))
+        db.add(payments[-1])
+    db.flush()
+    recorded = [_id_in(e["detail"]) for e in doc["history"]  # as the replay matched them to the payments
+                if e["action"] == "payment_recorded" and isinstance(e["detail"], dict)]
+    ids = {"member": dict(member_ids), "night": night_ids,
+           "payment": {old: new.id for old, new in zip(recorded, payments)}}
     for e in doc["history"]:
         db.add(ClubEvent(club_id=club.id, action=e["action"], actor_role=e["actor_role"],
-                         detail=dict(e["detail"] or {}), created_at=e["at"]))
+                         detail=_with_new_ids(e["action"], e["detail"] or {}, ids), created_at=e["at"]))
     db.add(ClubEvent(club_id=club.id, action="club_imported", actor_role="owner", detail={"from": source["id"]}))
     db.flush()
     return club, token, night_tokens
+
+
+def _id_in(detail: Mapping[str, Any]) -> Any:
+    after = detail.get("after") if isinstance(detail, Mapping) else None
+    found = after.get("id") if isinstance(after, Mapping) else None
+    return found if isinstance(found, (int, str)) and not isinstance(found, bool) else None
+
+
+def _with_new_ids(action: str, detail: Mapping[str, Any], ids: Mapping[str, Mapping[Any, Any]]) -> dict[str, Any]:
+    """A club event's ``detail`` with the ids it names (members, nights, club payments) as this
+    server gave them, so that the history speaks of the rows beside it; the rest as it was."""
+    kind = "night" if action.startswith("night_") else action.split("_")[0]
+    out = dict(detail)
+    for side in ("before", "after"):
+        part = detail.get(side)
+        if not isinstance(part, Mapping) or kind not in ids:
+            continue
+        moved = dict(part)
+        for field, known in (("id", ids[kind]), ("from_id", ids["member"]), ("to_id", ids["member"])):
+            if isinstance(moved.get(field), (int, str)) and not isinstance(moved[field], bool):
+                moved[field] = known.get(moved[field], moved[field])
+        out[side] = moved
+    return out
 
 
 def _store_night(db: Session, club: Club, entry: Mapping[str, Any], results: list[dict[str, Any]],

@@ -48,6 +48,7 @@ OPEN_NIGHT = N_("An open night has not closed: it has no closing time, carries n
 CLOSED_NIGHT = N_("A closed night says when it closed and whether it carried: true or false.")
 NOT_ROSTERED = N_("{name} is seated but not on the night's roster.")
 SEAT_NAME = N_("The seat {name} is not a name the member {member} has had.")
+SEAT_THEN = N_("At this night {name} was the club member {other}, not {member}.")
 NO_SEAT = N_("{name} sat at this night but holds no member's seat.")
 NOT_RECORDED = N_("The history records no payment for this one; every payment is recorded there when it is made.")
 
@@ -120,11 +121,12 @@ def replay(doc: Mapping[str, Any]) -> Replayed:
     raises :class:`NightError` 422 at the first disagreement."""
     members = _members(doc)
     names_had = _names_had(doc, members)
+    seated_then = _roster_at_nights(doc, members, names_had)
     carried: dict[int, int] = {}
     results = []
     for index, night in enumerate(doc["nights"]):
         where = f"nights[{index}]"
-        results.append(_night(doc, night, where, members, names_had))
+        results.append(_night(doc, night, where, members, names_had, seated_then[index]))
         for carry in night["carries"]:
             carried[carry["member_id"]] = carried.get(carry["member_id"], 0) + carry["amount"]
     _club_payments(doc, members, carried)
@@ -176,9 +178,44 @@ def _names_had(doc: Mapping[str, Any], members: Mapping[int, str]) -> dict[int, 
         detail = event["detail"] or {}
         for side in ("before", "after"):
             part = detail.get(side)
-            if isinstance(part, dict) and isinstance(part.get("name"), str) and part.get("id") in had:
+            if isinstance(part, dict) and isinstance(part.get("name"), str) and _ident(part.get("id")) in had:
                 had[part["id"]].add(name_key(part["name"]))
     return had
+
+
+def _roster_at_nights(doc: Mapping[str, Any], members: Mapping[int, str],
+                      names_had: Mapping[int, set[str]]) -> list[list[dict[str, int]]]:
+    """For each night, the club's roster (``name_key`` → member id) when it started and when it
+    closed, read from the club's history (members created with the club, added, renamed; each
+    night started, then carried or settled in cash), so that a seat is held by the member who
+    had its name then. The k-th ``night_started`` event is the k-th night (the export lists
+    nights in the order they started, and an imported club's history keeps the ids of the
+    server it came from); a history that does not tell gives no roster (``[]``)."""
+    started = [e for e in doc["history"] if e["action"] == "night_started"]
+    if len(started) != len(doc["nights"]):
+        return [[] for _ in doc["nights"]]
+    night_of = {_id_of(e["detail"] or {}): index for index, e in enumerate(started)}
+    out: list[list[dict[str, int]]] = [[] for _ in doc["nights"]]
+    now: dict[str, int] = {}
+    ids = list(members)
+    for event in doc["history"]:
+        detail = event["detail"] or {}
+        after = detail.get("after") if isinstance(detail.get("after"), dict) else {}
+        before = detail.get("before") if isinstance(detail.get("before"), dict) else {}
+        if event["action"] == "club_created" and isinstance(after.get("members"), list):
+            for member_id, name in zip(ids, after["members"]):
+                if isinstance(name, str) and name_key(name) in names_had[member_id]:
+                    now[name_key(name)] = member_id
+        elif event["action"] in ("member_added", "member_renamed") and _ident(after.get("id")) in members:
+            if isinstance(before.get("name"), str) and now.get(name_key(before["name"])) == after["id"]:
+                del now[name_key(before["name"])]
+            if isinstance(after.get("name"), str):
+                now[name_key(after["name"])] = after["id"]
+        elif event["action"] in ("night_started", "night_carried", "night_settled_in_cash"):
+            index = night_of.get(_ident(after.get("id")))
+            if index is not None:
+                out[index].append(dict(now))
+    return out
 
 
 def _club_payments(doc: Mapping[str, Any], members: Mapping[int, str], carried: Mapping[int, int]) -> None:
@@ -186,7 +223,7 @@ def _club_payments(doc: Mapping[str, Any], members: Mapping[int, str], carried: 
     recorded = [e["detail"].get("after") for e in doc["history"]
                 if e["action"] == "payment_recorded" and isinstance(e["detail"], dict)]
     voided = {_id_of(e["detail"]) for e in doc["history"]
-              if e["action"] == "payment_voided" and isinstance(e["detail"], dict)}
+              if e["action"] == "payment_voided" and isinstance(e["detail"], dict)} - {None}
     for index, payment in enumerate(doc["payments"]):
         where = f"payments[{index}]"
         for field, member_id in (("from_id", payment["from_id"]), ("to_id", payment["to_id"])):
@@ -200,7 +237,8 @@ def _club_payments(doc: Mapping[str, Any], members: Mapping[int, str], carried: 
         record = recorded[index]
         for field in ("from_id", "to_id", "amount"):
             _same(payment[field], record.get(field, MISSING), f"{where}.{field}")
-        _same(payment["status"], "voided" if record.get("id", MISSING) in voided else "counted", f"{where}.status")
+        _same(payment["status"], "voided" if _ident(record.get("id")) in voided else "counted",
+              f"{where}.status")
         if payment["status"] == "counted":
             balance[payment["from_id"]] += payment["amount"]
             balance[payment["to_id"]] -= payment["amount"]
@@ -212,11 +250,17 @@ def _club_payments(doc: Mapping[str, Any], members: Mapping[int, str], carried: 
 
 
 def _id_of(detail: Mapping[str, Any]) -> Any:
+    """The id an event's ``after`` (else ``before``) names, if it names one."""
     for side in ("after", "before"):
         part = detail.get(side)
         if isinstance(part, dict) and "id" in part:
-            return part["id"]
+            return _ident(part["id"])
     return None
+
+
+def _ident(value: Any) -> int | str | None:
+    """``value`` if it can be an id (a number or a text; a history may hold anything), else ``None``."""
+    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
 
 
 def _voided_at(row: Mapping[str, Any], where: str) -> None:
@@ -226,7 +270,7 @@ def _voided_at(row: Mapping[str, Any], where: str) -> None:
 
 # -- a night -------------------------------------------------------------------------------------
 def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members: Mapping[int, str],
-           names_had: Mapping[int, set[str]]) -> list[dict[str, Any]]:
+           names_had: Mapping[int, set[str]], rosters: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
     session = night["session"]
     at = f"{where}.session"
     if session["currency"] != doc["club"]["currency"]:
@@ -244,7 +288,7 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
     order = list(session["players"]) + [name for name in session["roster"] if name not in session["players"]]
     owed = _nets(night, results, order)
     _payments(night, order, owed, where)
-    seats = _seats(night, order, members, names_had, where)
+    seats = _seats(night, order, members, names_had, rosters, where)
     _carries(night, session, order, owed, seats, members, where)
     return results
 
@@ -398,7 +442,7 @@ def _payments(night: Mapping[str, Any], order: Sequence[str], owed: dict[str, in
         elif event["action"] == "player_left":
             made = detail.get("after", {}).get("payments") if isinstance(detail.get("after"), dict) else None
             recorded.extend((index, p) for p in (made if isinstance(made, list) else []))
-        elif event["action"] == "payment_voided":
+        elif event["action"] == "payment_voided" and _id_of(detail) is not None:
             voided.add(_id_of(detail))
     paid = dict.fromkeys(order, 0)
     for index, payment in enumerate(night["payments"]):
@@ -417,7 +461,8 @@ def _payments(night: Mapping[str, Any], order: Sequence[str], owed: dict[str, in
             _same(names[field], _as_renamed(record.get(field, MISSING), when, renames), f"{at}.{field}")
         _same(payment["amount"], record.get("amount", MISSING), f"{at}.amount")
         _same(payment["kind"], record.get("kind", "payment"), f"{at}.kind")
-        _same(payment["status"], "voided" if record.get("id", MISSING) in voided else "counted", f"{at}.status")
+        _same(payment["status"], "voided" if _ident(record.get("id")) in voided else "counted",
+              f"{at}.status")
         if payment["status"] == "counted":
             for name, amount in ((payment["payer"], payment["amount"]), (payment["payee"], -payment["amount"])):
                 paid[name] += amount
@@ -437,10 +482,12 @@ def _as_renamed(name: Any, when: int, renames: Sequence[tuple[int, str, str]]) -
 
 
 def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int, str],
-           names_had: Mapping[int, set[str]], where: str) -> dict[str, int]:
+           names_had: Mapping[int, set[str]], rosters: Sequence[Mapping[str, int]], where: str) -> dict[str, int]:
     """Each name that sat → its member's id, as :func:`ledger.clubs.carry.seat_members` finds
     it: the seats (names as written then, renamed since by the night's history), then, for a
-    name without a seat, the member of that name now."""
+    name without a seat, the member of that name now. A seat is held by the member who had its
+    name when the night started or closed (``rosters``, :func:`_roster_at_nights`), else (a
+    history that does not tell) by a member who has had its name."""
     by_name: dict[str, int] = {}
     rows: dict[str, int] = {}
     taken: set[int] = set()
@@ -457,6 +504,10 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
             raise _refuse(f"{at}.name", REPEATED, value=seat["name"])
         if name_key(seat["name"]) not in names_had[member_id]:
             raise _refuse(f"{at}.name", SEAT_NAME, name=seat["name"], member=members[member_id])
+        then = {roster[name_key(seat["name"])] for roster in rosters if name_key(seat["name"]) in roster}
+        if then and member_id not in then:
+            raise _refuse(f"{at}.member_id", SEAT_THEN, name=seat["name"], member=members[member_id],
+                          other=members[min(then)])
         by_name[seat["name"]] = member_id
         rows[seat["name"]] = index
     for _index, old, new in _renamed(night["history"]):
