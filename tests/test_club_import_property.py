@@ -140,7 +140,8 @@ def build_club(client: Any, data: Any) -> dict[str, Any]:
     url = f"/api/v1/clubs/{club['id']}"
     members = ok(client.get(url, headers=bearer(club["token"])))["members"]
     for _ in range(data.draw(st.integers(0, 2), label="club payments")):
-        payer, payee = data.draw(st.lists(st.sampled_from(members), min_size=2, max_size=2, unique_by=lambda m: m["id"]))
+        payer, payee = data.draw(st.lists(st.sampled_from(members), min_size=2, max_size=2,
+                                          unique_by=lambda m: m["id"]))
         paid = ok(client.post(f"{url}/payments", headers=bearer(club["token"]), json={
             "from": payer["name"], "to": payee["name"], "amount": data.draw(st.integers(1, 300)), "confirm": True}))
         if data.draw(st.booleans(), label="void it"):

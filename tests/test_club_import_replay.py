@@ -279,7 +279,8 @@ def test_a_seat_given_to_the_member_who_took_the_name_later_is_refused(client: A
     broken["nights"][0]["seats"][0]["member_id"] = newcomer
     refused = client.post("/api/v1/clubs/import", json=broken)
     assert refused.status_code == 422, refused.get_json()
-    assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_entry", "nights[0].seats[0].member_id")
+    body = refused.get_json()
+    assert (body["error"], body["field"]) == ("invalid_entry", "nights[0].seats[0].member_id")
     assert rows(client) == before
     # the document as exported imports, and an import's own export imports again the same way
     copied = client.post("/api/v1/clubs/import", json=document).get_json()

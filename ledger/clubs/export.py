@@ -8,6 +8,12 @@ as which member, what it carried), the club's payments and its history. Tokens a
 each night new ones. Balances, standings and statements computed from an imported club equal
 the original's, since they are computed from exactly these rows. Amounts are int minor units.
 
+An import trusts nothing the document claims (it needs no login): its shape is
+:mod:`ledger.clubs.import_schema`'s, what the app could not read back is refused by
+:mod:`ledger.clubs.import_checks`, and every figure is replayed by
+:mod:`ledger.clubs.import_replay`; what is stored is the replay's. The club's history is kept,
+its ids (members, nights, club payments) read as this server's.
+
 The CSV header rows are machine identifiers (``member_id``, ``net_minor``, ``net_EUR``...) and
 stay English in every language, as in :mod:`ledger.export`: scripts and spreadsheets read the
 columns by these names. Their cells hold names, codes and figures, no sentences.
