@@ -289,3 +289,47 @@ def test_a_seat_given_to_the_member_who_took_the_name_later_is_refused(client: A
     broken["nights"][0]["seats"][0]["member_id"] = next(m["id"] for m in again["members"] if m["name"] == "Ann")
     assert client.post("/api/v1/clubs/import", json=broken).get_json()["field"] == "nights[0].seats[0].member_id"
     assert client.post("/api/v1/clubs/import", json=again).status_code == 201
+
+
+def _event(doc: dict[str, Any], action: str) -> dict[str, Any]:
+    return next(e for e in doc["nights"][3]["history"] if e["action"] == action)
+
+
+HISTORY_CASES = [
+    ("a stake change of no amount", lambda d: _event(d, "stake_changed")["detail"]["after"].update(stake_minor="lots"),
+     "stake_changed", "detail.after.stake_minor"),
+    ("a recorded hand whose net is a text", lambda d: _event(d, "hand_recorded")["detail"].update(after="Dee won"),
+     "hand_recorded", "detail.after"),
+    ("a hand's net in halves", lambda d: _event(d, "hand_recorded")["detail"]["after"]["net"].update(Dee=0.5),
+     "hand_recorded", "detail.after.net.Dee"),
+    ("seats of one text", lambda d: _event(d, "session_created")["detail"]["after"].update(players="Dee"),
+     "session_created", "detail.after.players"),
+]
+
+
+@pytest.mark.parametrize("change, action, inside", [c[1:] for c in HISTORY_CASES], ids=[c[0] for c in HISTORY_CASES])
+def test_a_history_the_nights_pages_could_not_read_is_refused(
+    client: Any, document: dict[str, Any], change: Callable[[dict[str, Any]], None], action: str, inside: str
+) -> None:
+    broken = copy.deepcopy(document)
+    change(broken)
+    index = next(i for i, e in enumerate(broken["nights"][3]["history"]) if e["action"] == action)
+    before = rows(client)
+    refused = client.post("/api/v1/clubs/import", json=broken)
+    assert refused.status_code == 422, refused.get_json()
+    assert refused.get_json()["field"] == f"nights[3].history[{index}].{inside}"
+    assert rows(client) == before
+
+
+def test_a_rename_the_club_could_not_read_is_refused(client: Any) -> None:
+    """A rename event without its old name made every read of the club's standings fail."""
+    club = make_club(client)
+    night = won_club_night(client, club, ["Ann", "Ben"], winner="Ann")
+    url, host = f"/api/v1/sessions/{night['id']}", bearer(night["token"])
+    assert client.post(f"{url}/players/rename", headers=host, json={"from": "Ann", "to": "Annie"}).status_code == 200
+    document = client.get(f"/api/v1/clubs/{club['id']}/export.json", headers=bearer(club["token"])).get_json()
+    index, renamed = next((i, e) for i, e in enumerate(document["nights"][0]["history"])
+                          if e["action"] == "player_renamed")
+    renamed["detail"]["before"] = None
+    refused = client.post("/api/v1/clubs/import", json=document)
+    assert (refused.status_code, refused.get_json()["field"]) == (422, f"nights[0].history[{index}].detail.before")

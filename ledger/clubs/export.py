@@ -118,9 +118,12 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
     (:func:`ledger.clubs.import_checks.check_document`); :class:`~ledger.errors.NightError` 422
     ``import_mismatch`` (or the live API's code for the check) naming the first path where the
     document disagrees with its replay. Nothing is stored unless all of it is."""
-    doc = load_document(document)
-    check_document(doc)
-    replayed = replay(doc)
+    try:
+        doc = load_document(document)
+        check_document(doc)
+        replayed = replay(doc)
+    except RecursionError:  # an entry or a history nested past what can be read back
+        raise _unreadable(ValueError("nested too deeply")) from None
     for _attempt in range(3):
         begin_write(db)
         try:
@@ -130,7 +133,7 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
         except IntegrityError:  # a drawn code already used: draw again
             db.rollback()
             continue
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
             db.rollback()
             raise _unreadable(exc) from None
         except BaseException:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.names import name_key
+from ledger.rules.words import N_
 
 def names_over_time(doc: Mapping[str, Any], members: Mapping[int, str]) -> dict[int, set[str]]:
     """Each member's names over time (as :func:`name_key`): now, and in the club's history."""
@@ -87,3 +88,69 @@ def as_renamed(name: Any, when: int, renames: Sequence[tuple[int, str, str]]) ->
         if index > when and name == old:
             name = new
     return name
+
+
+# what the night's pages read in each event's detail (ledger.web.log_page, ledger.web.seat_events,
+# ledger.web.hand_rows, ledger.clubs.carry.seat_member_ids): a key by that name in ``before`` or
+# ``after`` (or in a cash-out, a re-entered hand, a payment inside them) holds that kind, or null
+_KINDS = {"net": "amounts", "players": "names", "ruleset": "object", "cash_out": "object", "hands": "objects",
+          "payments": "objects", "transfers": "objects", "stake_minor": "amount", "outstanding": "amount",
+          "balance": "amount", "amount": "amount"}
+NOT_OBJECT, NOT_TEXT, NOT_WHOLE, NOT_LIST = (N_("Not a valid mapping type."), N_("Not a valid string."),
+                                             N_("Not a valid integer."), N_("Not a valid list."))
+
+
+def event_problem(action: str, detail: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """Where a night's history event cannot be read back by the night's pages: ``(path inside
+    the event, the sentence saying what it must be)``, or ``None``. ``before`` and ``after``
+    are objects; what they hold under the names the pages read (a hand's ``net``, a seating's
+    ``players``, a stake, a cash-out's ``transfers``...) is of the kind the pages read (amounts
+    whole numbers within ±(2**53 − 1)); a rename names both names."""
+    detail = detail or {}
+    for side in ("before", "after"):
+        part = detail.get(side)
+        where = f"detail.{side}"
+        if part is None and action != "player_renamed":
+            continue
+        if not isinstance(part, dict):
+            return where, NOT_OBJECT
+        if action == "player_renamed" and not isinstance(part.get("name"), str):
+            return f"{where}.name", NOT_TEXT
+        found = _part_problem(part, where)
+        if found:
+            return found
+    return None
+
+
+def _part_problem(part: Mapping[str, Any], path: str) -> tuple[str, str] | None:
+    for key, value in part.items():
+        kind, where = _KINDS.get(key), f"{path}.{key}"
+        if kind is None or value is None:
+            continue
+        if kind == "amount" and not _amount(value):
+            return where, NOT_WHOLE
+        if kind in ("object", "amounts") and not isinstance(value, dict):
+            return where, NOT_OBJECT
+        if kind == "amounts":
+            bad = next((name for name, amount in value.items() if not _amount(amount)), None)
+            if bad is not None:
+                return f"{where}.{bad}", NOT_WHOLE
+        if kind in ("names", "objects") and not isinstance(value, list):
+            return where, NOT_LIST
+        for index, item in enumerate(value if kind in ("names", "objects") else []):
+            if kind == "names" and not isinstance(item, str):
+                return f"{where}[{index}]", NOT_TEXT
+            if kind == "objects" and not isinstance(item, dict):
+                return f"{where}[{index}]", NOT_OBJECT
+            found = _part_problem(item, f"{where}[{index}]") if kind == "objects" else None
+            if found:
+                return found
+        if key == "cash_out":
+            found = _part_problem(value, where)
+            if found:
+                return found
+    return None
+
+
+def _amount(value: Any) -> bool:
+    return type(value) is int and abs(value) <= 2**53 - 1

@@ -29,7 +29,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.clubs.import_history import as_renamed, id_of, ident, names_over_time, night_renames, rosters_at_nights
+from ledger.clubs.import_history import (
+    as_renamed, event_problem, id_of, ident, names_over_time, night_renames, rosters_at_nights,
+)
 from ledger.clubs.import_refusals import (
     CLOSED_NIGHT, HAND_MISSING, LATEST_ONLY, MISSING, NO_SEAT, NOT_RECORDED, NOT_ROSTERED, OPEN_NIGHT, REPEATED,
     SEAT_NAME, SEAT_THEN, VERSION_MISSING, VOIDED_AT, mismatch, refuse, same,
@@ -159,6 +161,10 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
     _status(night, session, where)
     results = _hands(night, session, rules, roster, where)
     history = night["history"]
+    for index, event in enumerate(history):
+        problem = event_problem(event["action"], event["detail"])
+        if problem:
+            raise refuse(f"{where}.history[{index}].{problem[0]}", problem[1])
     _stake(session, history, at)
     order = list(session["players"]) + [name for name in session["roster"] if name not in session["players"]]
     owed = _nets(night, results, order)
