@@ -85,8 +85,8 @@ def _members(doc: Mapping[str, Any]) -> dict[int, str]:
         key = member_key(name, keys)
         if key is None:
             raise refuse(f"{where}.name", N_("{name} and {other} are the same name in a club; give members names "
-                                              "that are easy to tell apart."), "duplicate_player",
-                          name=name, other=keys[name_key(name)])
+                                             "that are easy to tell apart."), "duplicate_player",
+                         name=name, other=keys[name_key(name)])
         keys[key] = name
         out[member["id"]] = name
     return out
@@ -128,14 +128,13 @@ def _club_payments(doc: Mapping[str, Any], members: Mapping[int, str], carried: 
         record = recorded[index]
         for field in ("from_id", "to_id", "amount"):
             same(payment[field], record.get(field, MISSING), f"{where}.{field}")
-        same(payment["status"], "voided" if ident(record.get("id")) in voided else "counted",
-              f"{where}.status")
+        same(payment["status"], "voided" if ident(record.get("id")) in voided else "counted", f"{where}.status")
         if payment["status"] == "counted":
             balance[payment["from_id"]] += payment["amount"]
             balance[payment["to_id"]] -= payment["amount"]
             if max(abs(balance[payment["from_id"]]), abs(balance[payment["to_id"]])) > MAX_EXACT_TOTAL:
                 raise refuse(f"{where}.amount", N_("That payment would take a balance past what can be kept "
-                                                    "exactly; check the amount."), "invalid_payment")
+                                                   "exactly; check the amount."), "invalid_payment")
     if len(recorded) > len(doc["payments"]):
         raise mismatch("payments", len(doc["payments"]), len(recorded))
 
@@ -152,7 +151,7 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
     at = f"{where}.session"
     if session["currency"] != doc["club"]["currency"]:
         raise refuse(f"{at}.currency", N_("This club plays in {currency}; a club night cannot use {other}."),
-                      currency=doc["club"]["currency"], other=session["currency"])
+                     currency=doc["club"]["currency"], other=session["currency"])
     if not is_known_zone(session["timezone"]):
         raise refuse(f"{at}.timezone", N_("The time zone must be an IANA name such as Europe/Paris."))
     rules = RuleSet.from_snapshot(session["ruleset"])  # built already by import_checks
@@ -191,10 +190,10 @@ def _seating(session: Mapping[str, Any], rules: RuleSet, at: str) -> set[str]:
             raise refuse(f"{at}.players[{index}]", NOT_ROSTERED, "unknown_player", name=name)
     if len(session["players"]) > rules.max_players:
         raise refuse(f"{at}.players", N_("These rules seat at most {most} players; {count} given."),
-                      "too_many_players", most=rules.max_players, count=len(session["players"]))
+                     "too_many_players", most=rules.max_players, count=len(session["players"]))
     if session["first_dealer"] not in roster.values():
         raise refuse(f"{at}.first_dealer", N_("The first dealer {name} is not seated."), "unknown_player",
-                      name=session["first_dealer"])
+                     name=session["first_dealer"])
     return set(roster.values())
 
 
@@ -254,10 +253,10 @@ def _hand(hand: Mapping[str, Any], rules: RuleSet, roster: set[str], at: str) ->
         _clean_as_given(name, f"{at}.players[{index}]", 80)
         if name not in roster:
             raise refuse(f"{at}.players[{index}]", N_("{name} never sat at this table."), "unknown_player",
-                          name=name)
+                         name=name)
     if hand["dealer"] not in hand["players"]:
         raise refuse(f"{at}.dealer", N_("The dealer {name} was not seated at hand {number}."), "unknown_player",
-                      name=hand["dealer"], number=hand["number"])
+                     name=hand["dealer"], number=hand["number"])
     entry = hand["entry"]
     submission = Submission(outcome=entry["outcome"], hands=entry["hands"], side_bets=entry.get("side_bets"))
     try:
@@ -330,15 +329,14 @@ def _payments(night: Mapping[str, Any], order: Sequence[str], owed: dict[str, in
             same(names[field], as_renamed(record.get(field, MISSING), when, renames), f"{at}.{field}")
         same(payment["amount"], record.get("amount", MISSING), f"{at}.amount")
         same(payment["kind"], record.get("kind", "payment"), f"{at}.kind")
-        same(payment["status"], "voided" if ident(record.get("id")) in voided else "counted",
-              f"{at}.status")
+        same(payment["status"], "voided" if ident(record.get("id")) in voided else "counted", f"{at}.status")
         if payment["status"] == "counted":
             for name, amount in ((payment["payer"], payment["amount"]), (payment["payee"], -payment["amount"])):
                 paid[name] += amount
                 owed[name] += amount
                 if max(abs(paid[name]), abs(owed[name])) > MAX_EXACT_TOTAL:
                     raise refuse(f"{at}.amount", N_("That payment would take a balance past what can be kept "
-                                                     "exactly; check the amount."), "invalid_payment")
+                                                    "exactly; check the amount."), "invalid_payment")
     if len(recorded) > len(night["payments"]):
         raise mismatch(f"{where}.payments", len(night["payments"]), len(recorded))
 
@@ -369,7 +367,7 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
         then = {roster[name_key(seat["name"])] for roster in rosters if name_key(seat["name"]) in roster}
         if then and member_id not in then:
             raise refuse(f"{at}.member_id", SEAT_THEN, name=seat["name"], member=members[member_id],
-                          other=members[min(then)])
+                         other=members[min(then)])
         by_name[seat["name"]] = member_id
         rows[seat["name"]] = index
     for _index, old, new in night_renames(night["history"]):
@@ -379,7 +377,7 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
     for name, index in rows.items():
         if name not in order:
             raise refuse(f"{where}.seats[{index}].name", N_("{name} never sat at this table."), "unknown_player",
-                          name=name)
+                         name=name)
     seated_as = {member_id: name for name, member_id in by_name.items()}
     by_key: dict[str, int] = {}
     for member_id, name in members.items():  # the first member of a key, as member_by_name finds
@@ -395,8 +393,8 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
             continue
         if member_id in seated_as:
             raise refuse(f"{where}.seats", N_("{name} and {seat} are both the club member {member}; rename one of "
-                                               "them before closing the night."), "duplicate_player",
-                          name=name, seat=seated_as[member_id], member=members[member_id])
+                                              "them before closing the night."), "duplicate_player",
+                         name=name, seat=seated_as[member_id], member=members[member_id])
         by_name[name] = member_id
         seated_as[member_id] = name
     return by_name
