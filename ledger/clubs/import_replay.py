@@ -169,7 +169,7 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
     owed = _nets(night, results, order)
     _payments(night, order, owed, where)
     seats = _seats(night, order, members, names_had, rosters, where)
-    _carries(night, session, order, owed, seats, members, where)
+    _carries(night, session, order, owed, seats, where)
     return results
 
 
@@ -401,7 +401,7 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
 
 
 def _carries(night: Mapping[str, Any], session: Mapping[str, Any], order: Sequence[str], owed: Mapping[str, int],
-             seats: Mapping[str, int], members: Mapping[int, str], where: str) -> None:
+             seats: Mapping[str, int], where: str) -> None:
     """A carried night carried, for each name still owing or owed (seat order), that amount
     to its member; any other night carried nothing."""
     expected: list[dict[str, int]] = []
