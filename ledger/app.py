@@ -4,8 +4,8 @@ Configuration, lowest to highest precedence: built-in defaults (SQLite file unde
 instance folder), ``instance/config.py``, the environment (``DATABASE_URL``, ``SECRET_KEY``,
 ``RATELIMIT_STORAGE_URI``, ``PDF_POOL``, ``PDF_WORKERS``, ``PDF_NICE``, ``IMPORT_MAX_BYTES``),
 then ``test_config``. ``MAX_CONTENT_LENGTH`` (256 KiB) bounds every request body but a club
-import's, which ``IMPORT_MAX_BYTES`` bounds (64 MiB: a club's own export of any size this
-server keeps; see :func:`ledger.api.clubs.import_club`). The secret key is generated once into ``instance/secret_key``.
+import's, which ``IMPORT_MAX_BYTES`` bounds (64 MiB by default, where a 1,000-hand club's export
+takes a few MB; see :func:`ledger.api.clubs.import_club`). The secret key is generated once into ``instance/secret_key``.
 """
 from __future__ import annotations
 

@@ -186,6 +186,8 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
      "nights[3].hands[2].voided_at"),
     ("an idempotency key of 201 characters", _set("nights.3.hands.2.idempotency_key", "k" * 201), "invalid_entry",
      "nights[3].hands[2].idempotency_key"),
+    ("an idempotency key ending in a line break", _set("nights.3.hands.2.idempotency_key", "key\n"),
+     "invalid_entry", "nights[3].hands[2].idempotency_key"),
     ("one idempotency key on two hands", _same_key_twice, "invalid_entry", "nights[3].hands[2].idempotency_key"),
     ("a current stake the history never set", _set("nights.3.session.stake", 30), "import_mismatch",
      "nights[3].session.stake"),
@@ -253,3 +255,81 @@ def test_the_exported_club_imports_with_its_open_night_as_it_was(client: Any, do
                         json={"outcome": {"kind": "tonk_out", "winner": "Rosa"}})
     assert (again.status_code, again.get_json()["number"]) == (200, 2)
     assert original["session"]["last_hand_number"] == 3
+
+
+def test_a_seat_given_to_the_member_who_took_the_name_later_is_refused(client: Any) -> None:
+    """Ann plays night 1 (settled in cash), is renamed Annie in the club, and a new "Ann" joins
+    at night 2: night 1's seat "Ann" is Annie's, and giving it to the new Ann (whose name it
+    also is) would move night 1's results to her standings."""
+    club = make_club(client)
+    url = f"/api/v1/clubs/{club['id']}"
+    first = won_club_night(client, club, ["Ann", "Ben"], winner="Ann")
+    assert client.post(f"/api/v1/sessions/{first['id']}/close", headers=bearer(first["token"]),
+                       json={"carry_over": False}).status_code == 200
+    ann = next(m for m in client.get(url, headers=bearer(club["token"])).get_json()["members"] if m["name"] == "Ann")
+    assert client.post(f"{url}/members/{ann['id']}/rename", headers=bearer(club["token"]),
+                       json={"name": "Annie"}).status_code == 200
+    won_club_night(client, club, ["Ann", "Ben"], winner="Ben")
+    document = client.get(f"{url}/export.json", headers=bearer(club["token"])).get_json()
+    newcomer = next(m["id"] for m in document["members"] if m["name"] == "Ann")
+    seats = document["nights"][0]["seats"]
+    assert seats[0] == {"member_id": ann["id"], "name": "Ann"}
+    before = rows(client)
+    broken = copy.deepcopy(document)
+    broken["nights"][0]["seats"][0]["member_id"] = newcomer
+    refused = client.post("/api/v1/clubs/import", json=broken)
+    assert refused.status_code == 422, refused.get_json()
+    body = refused.get_json()
+    assert (body["error"], body["field"]) == ("invalid_entry", "nights[0].seats[0].member_id")
+    assert rows(client) == before
+    # the document as exported imports, and an import's own export imports again the same way
+    copied = client.post("/api/v1/clubs/import", json=document).get_json()
+    again = client.get(f"/api/v1/clubs/{copied['id']}/export.json", headers=bearer(copied["token"])).get_json()
+    broken = copy.deepcopy(again)
+    broken["nights"][0]["seats"][0]["member_id"] = next(m["id"] for m in again["members"] if m["name"] == "Ann")
+    assert client.post("/api/v1/clubs/import", json=broken).get_json()["field"] == "nights[0].seats[0].member_id"
+    assert client.post("/api/v1/clubs/import", json=again).status_code == 201
+
+
+def _event(doc: dict[str, Any], action: str) -> dict[str, Any]:
+    return next(e for e in doc["nights"][3]["history"] if e["action"] == action)
+
+
+HISTORY_CASES = [
+    ("a stake change of no amount", lambda d: _event(d, "stake_changed")["detail"]["after"].update(stake_minor="lots"),
+     "stake_changed", "detail.after.stake_minor"),
+    ("a recorded hand whose net is a text", lambda d: _event(d, "hand_recorded")["detail"].update(after="Dee won"),
+     "hand_recorded", "detail.after"),
+    ("a hand's net in halves", lambda d: _event(d, "hand_recorded")["detail"]["after"]["net"].update(Dee=0.5),
+     "hand_recorded", "detail.after.net.Dee"),
+    ("seats of one text", lambda d: _event(d, "session_created")["detail"]["after"].update(players="Dee"),
+     "session_created", "detail.after.players"),
+]
+
+
+@pytest.mark.parametrize("change, action, inside", [c[1:] for c in HISTORY_CASES], ids=[c[0] for c in HISTORY_CASES])
+def test_a_history_the_nights_pages_could_not_read_is_refused(
+    client: Any, document: dict[str, Any], change: Callable[[dict[str, Any]], None], action: str, inside: str
+) -> None:
+    broken = copy.deepcopy(document)
+    change(broken)
+    index = next(i for i, e in enumerate(broken["nights"][3]["history"]) if e["action"] == action)
+    before = rows(client)
+    refused = client.post("/api/v1/clubs/import", json=broken)
+    assert refused.status_code == 422, refused.get_json()
+    assert refused.get_json()["field"] == f"nights[3].history[{index}].{inside}"
+    assert rows(client) == before
+
+
+def test_a_rename_the_club_could_not_read_is_refused(client: Any) -> None:
+    """A rename event without its old name made every read of the club's standings fail."""
+    club = make_club(client)
+    night = won_club_night(client, club, ["Ann", "Ben"], winner="Ann")
+    url, host = f"/api/v1/sessions/{night['id']}", bearer(night["token"])
+    assert client.post(f"{url}/players/rename", headers=host, json={"from": "Ann", "to": "Annie"}).status_code == 200
+    document = client.get(f"/api/v1/clubs/{club['id']}/export.json", headers=bearer(club["token"])).get_json()
+    index, renamed = next((i, e) for i, e in enumerate(document["nights"][0]["history"])
+                          if e["action"] == "player_renamed")
+    renamed["detail"]["before"] = None
+    refused = client.post("/api/v1/clubs/import", json=document)
+    assert (refused.status_code, refused.get_json()["field"]) == (422, f"nights[0].history[{index}].detail.before")

@@ -36,8 +36,13 @@ def club_paths() -> dict[str, dict[str, Any]]:
             {201: _json(club.ClubJoinedSchema, "The club id and a new member token.")}, (404, 429),
             body=club.ClubJoinSchema, auth=False)},
         "/clubs/import": {"post": _op(
-            "Import a club exported by GET /clubs/{id}/export.json into this server, with new tokens.",
-            {201: _json(club.ClubImportedSchema, "The imported club and its new secrets.")}, (),
+            "Import a club exported by GET /clubs/{id}/export.json into this server, with new tokens. The "
+            "import is a replay: every hand is re-scored from its entry under its night's rules and every figure "
+            "worked out again; a document of another shape (unknown keys too) is 422 invalid_entry, one whose "
+            "own figures differ from the replay 422 import_mismatch, each naming the first path "
+            "(nights[0].carries[1].amount), and nothing of it is kept. The body may be up to IMPORT_MAX_BYTES "
+            "(64 MiB by default), 413 above.",
+            {201: _json(club.ClubImportedSchema, "The imported club and its new secrets.")}, (413,),
             body=club.ClubImportSchema, auth=False)},
         "/clubs/{club_id}": {"get": _op("The club (any club role).", {200: the_club}, ())},
         "/clubs/{club_id}/share": {"get": _op(

@@ -34,8 +34,11 @@ ERROR_CODES = {
          "(with `current`), `hand_voided`, `idempotency_key_reused`, `night_carried` (a payment or its void on "
          "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
          "seating or stake than the night's now, with `changed`).",
+    413: "`request_entity_too_large`: the body is past the server's limit (256 KiB; a club import's is "
+         "`IMPORT_MAX_BYTES`, 64 MiB by default).",
     422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
-         "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, or an `Idempotency-Key` "
+         "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `import_mismatch` (a club "
+         "import's figure that differs from its replay), or an `Idempotency-Key` "
          "that is not 1 to 200 printable characters.",
     429: "`too_many_attempts`: this client called too often; wait a minute.",
     503: "`pdf_busy` (with `retry_after`, seconds, also sent as `Retry-After`): the PDF is still being made, "

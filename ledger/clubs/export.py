@@ -8,6 +8,12 @@ as which member, what it carried), the club's payments and its history. Tokens a
 each night new ones. Balances, standings and statements computed from an imported club equal
 the original's, since they are computed from exactly these rows. Amounts are int minor units.
 
+An import trusts nothing the document claims (it needs no login): its shape is
+:mod:`ledger.clubs.import_schema`'s, what the app could not read back is refused by
+:mod:`ledger.clubs.import_checks`, and every figure is replayed by
+:mod:`ledger.clubs.import_replay`; what is stored is the replay's. The club's history is kept,
+its ids (members, nights, club payments) read as this server's.
+
 The CSV header rows are machine identifiers (``member_id``, ``net_minor``, ``net_EUR``...) and
 stay English in every language, as in :mod:`ledger.export`: scripts and spreadsheets read the
 columns by these names. Their cells hold names, codes and figures, no sentences.
@@ -112,9 +118,12 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
     (:func:`ledger.clubs.import_checks.check_document`); :class:`~ledger.errors.NightError` 422
     ``import_mismatch`` (or the live API's code for the check) naming the first path where the
     document disagrees with its replay. Nothing is stored unless all of it is."""
-    doc = load_document(document)
-    check_document(doc)
-    replayed = replay(doc)
+    try:
+        doc = load_document(document)
+        check_document(doc)
+        replayed = replay(doc)
+    except RecursionError:  # an entry or a history nested past what can be read back
+        raise _unreadable(ValueError("nested too deeply")) from None
     for _attempt in range(3):
         begin_write(db)
         try:
@@ -124,7 +133,7 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
         except IntegrityError:  # a drawn code already used: draw again
             db.rollback()
             continue
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
             db.rollback()
             raise _unreadable(exc) from None
         except BaseException:
@@ -161,18 +170,51 @@ def _store(db: Session, doc: Mapping[str, Any], replayed: Replayed) -> tuple[Clu
         db.flush()
         member_ids[row["id"]] = int(member.id or 0)
     night_tokens: dict[str, str] = {}
+    night_ids: dict[Any, Any] = {}
     for entry, results in zip(doc["nights"], replayed.results):
-        night_tokens.update(_store_night(db, club, entry, results, member_ids))
+        stored = _store_night(db, club, entry, results, member_ids)
+        night_tokens.update(stored)
+        night_ids[entry["session"]["id"]] = next(iter(stored))
+    payments = []
     for p in doc["payments"]:
-        db.add(ClubPayment(club_id=club.id, payer_id=member_ids[p["from_id"]], payee_id=member_ids[p["to_id"]],
-                           amount_minor=p["amount"], status=p["status"], created_at=p["created_at"],
-                           voided_at=p["voided_at"]))
+        payments.append(ClubPayment(club_id=club.id, payer_id=member_ids[p["from_id"]],
+                                    payee_id=member_ids[p["to_id"]], amount_minor=p["amount"], status=p["status"],
+                                    created_at=p["created_at"], voided_at=p["voided_at"]))
+        db.add(payments[-1])
+    db.flush()
+    recorded = [_id_in(e["detail"]) for e in doc["history"]  # as the replay matched them to the payments
+                if e["action"] == "payment_recorded" and isinstance(e["detail"], dict)]
+    ids = {"member": dict(member_ids), "night": night_ids,
+           "payment": {old: new.id for old, new in zip(recorded, payments)}}
     for e in doc["history"]:
         db.add(ClubEvent(club_id=club.id, action=e["action"], actor_role=e["actor_role"],
-                         detail=dict(e["detail"] or {}), created_at=e["at"]))
+                         detail=_with_new_ids(e["action"], e["detail"] or {}, ids), created_at=e["at"]))
     db.add(ClubEvent(club_id=club.id, action="club_imported", actor_role="owner", detail={"from": source["id"]}))
     db.flush()
     return club, token, night_tokens
+
+
+def _id_in(detail: Mapping[str, Any]) -> Any:
+    after = detail.get("after") if isinstance(detail, Mapping) else None
+    found = after.get("id") if isinstance(after, Mapping) else None
+    return found if isinstance(found, (int, str)) and not isinstance(found, bool) else None
+
+
+def _with_new_ids(action: str, detail: Mapping[str, Any], ids: Mapping[str, Mapping[Any, Any]]) -> dict[str, Any]:
+    """A club event's ``detail`` with the ids it names (members, nights, club payments) as this
+    server gave them, so that the history speaks of the rows beside it; the rest as it was."""
+    kind = "night" if action.startswith("night_") else action.split("_")[0]
+    out = dict(detail)
+    for side in ("before", "after"):
+        part = detail.get(side)
+        if not isinstance(part, Mapping) or kind not in ids:
+            continue
+        moved = dict(part)
+        for field, known in (("id", ids[kind]), ("from_id", ids["member"]), ("to_id", ids["member"])):
+            if isinstance(moved.get(field), (int, str)) and not isinstance(moved[field], bool):
+                moved[field] = known.get(moved[field], moved[field])
+        out[side] = moved
+    return out
 
 
 def _store_night(db: Session, club: Club, entry: Mapping[str, Any], results: list[dict[str, Any]],

@@ -3,9 +3,9 @@
 The import needs no login, so its document is untrusted: a club is stored only whole and
 readable afterwards. These checks refuse, with the field named, what the rest of the app
 cannot read later (a currency or time zone this server does not know, a name that is not a
-name, rules that do not build, a night status or stake that is not one); what must be unique
-(a member, a night's seat, a hand's version) is caught by the database's own constraints at
-store time, and whether the club's books add up to zero by the settlement, before the commit.
+name, rules that do not build, a night status or stake that is not one); the shape comes first
+(:mod:`ledger.clubs.import_schema`), and whether the figures are what the entries give after
+(:mod:`ledger.clubs.import_replay`).
 """
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ NOT_READABLE = N_("The document is not a club export this server can read ({deta
 def check_document(doc: Mapping[str, Any]) -> None:
     """Raise :class:`HandError` 422 (``invalid_entry``, or the name and rule refusals of
     :func:`ledger.names.clean_name` and :class:`~ledger.rules.RuleSet`) naming the first field
-    of ``doc`` the app could not read back after storing it; the shape itself (keys, types of
-    containers) is :class:`~ledger.api.club_schemas.ClubImportSchema`'s and the store's."""
+    of ``doc`` the app could not read back after storing it; the shape itself (keys, types,
+    bounds) is :class:`~ledger.clubs.import_schema.ClubImportSchema`'s."""
     source = doc["club"]
     clean_name(source["name"] if isinstance(source["name"], str) else "", "club.name", 120)
     currency = source["currency"]

@@ -18,7 +18,8 @@ The first disagreement, in the document's order, is a :class:`~ledger.errors.Nig
 naming its path (``nights[0].carries[1].amount``): ``import_mismatch`` when a figure differs
 from the replay's (with both in the sentence), else the live API's own code for the check
 (``invalid_entry``, ``unknown_player``, ``duplicate_player``, ``invalid_payment``, a hand's
-RULES.md §9.1 code). Amounts are int minor units. No database, no Flask: the document is
+RULES.md §9.1 code); see :mod:`ledger.clubs.import_refusals`, and :mod:`ledger.clubs.import_history`
+for what the history tells. Amounts are int minor units. No database, no Flask: the document is
 loaded already (:func:`ledger.clubs.import_schema.load_document`).
 """
 from __future__ import annotations
@@ -28,27 +29,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.clubs.import_history import (
+    as_renamed, event_problem, id_of, ident, names_over_time, night_renames, rosters_at_nights,
+)
+from ledger.clubs.import_refusals import (
+    CLOSED_NIGHT, HAND_MISSING, LATEST_ONLY, MISSING, NO_SEAT, NOT_RECORDED, NOT_ROSTERED, OPEN_NIGHT, REPEATED,
+    SEAT_NAME, SEAT_THEN, VERSION_MISSING, VOIDED_AT, mismatch, refuse, same,
+)
 from ledger.errors import NightError
+from ledger.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.payments import MAX_EXACT_TOTAL
 from ledger.recording import Submission
 from ledger.rules import HandError, RuleSet, parse_hand, score_hand
 from ledger.rules.words import N_
 from ledger.zones import is_known_zone
-
-MISSING = "—"  # shown for a part one side has and the other lacks
-MISMATCH = N_("The document says {claimed} here, but replaying it gives {replayed}.")
-REPEATED = N_("{value} is given twice here; it must be unique.")
-HAND_MISSING = N_("Hand {number} is missing: a night's hands are numbered from 1 without gaps.")
-VERSION_MISSING = N_("Hand {number} has no version {version}: a hand's versions are numbered from 1 without gaps.")
-LATEST_ONLY = N_("Only the latest version of hand {number} counts or is void; its earlier versions are superseded.")
-VOIDED_AT = N_("A voided hand or payment says when it was voided, and a counted one does not.")
-OPEN_NIGHT = N_("An open night has not closed: it has no closing time, carries nothing and says carried null.")
-CLOSED_NIGHT = N_("A closed night says when it closed and whether it carried: true or false.")
-NOT_ROSTERED = N_("{name} is seated but not on the night's roster.")
-SEAT_NAME = N_("The seat {name} is not a name the member {member} has had.")
-NO_SEAT = N_("{name} sat at this night but holds no member's seat.")
-NOT_RECORDED = N_("The history records no payment for this one; every payment is recorded there when it is made.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,71 +54,17 @@ class Replayed:
     results: list[list[dict[str, Any]]]
 
 
-def mismatch(path: str, claimed: Any, replayed: Any) -> NightError:
-    """The 422 ``import_mismatch`` for a figure at ``path``: the document's and the replay's."""
-    return NightError(422, "import_mismatch", MISMATCH, path, None, claimed=_shown(claimed),
-                      replayed=_shown(replayed))
-
-
-def _shown(value: Any) -> str:
-    if value is MISSING:
-        return MISSING
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    return text if len(text) <= 80 else text[:79] + "…"
-
-
-def _refuse(path: str, template: str, code: str = "invalid_entry", **params: Any) -> NightError:
-    return NightError(422, code, template, path, None, **params)
-
-
-def first_difference(claimed: Any, replayed: Any, path: str) -> tuple[str, Any, Any] | None:
-    """The first ``(path, claimed part, replayed part)`` where ``claimed`` differs from
-    ``replayed`` (objects key by key in ``claimed``'s order, then the keys it lacks; lists item
-    by item; ``True`` is not ``1``), or ``None`` when they are equal."""
-    if isinstance(claimed, dict) and isinstance(replayed, dict):
-        for key, value in claimed.items():
-            where = f"{path}.{key}"
-            if key not in replayed:
-                return where, value, MISSING
-            found = first_difference(value, replayed[key], where)
-            if found:
-                return found
-        for key, value in replayed.items():
-            if key not in claimed:
-                return f"{path}.{key}", MISSING, value
-        return None
-    if isinstance(claimed, list) and isinstance(replayed, list):
-        for index in range(max(len(claimed), len(replayed))):
-            where = f"{path}[{index}]"
-            if index >= len(claimed):
-                return where, MISSING, replayed[index]
-            if index >= len(replayed):
-                return where, claimed[index], MISSING
-            found = first_difference(claimed[index], replayed[index], where)
-            if found:
-                return found
-        return None
-    if type(claimed) is not type(replayed) or claimed != replayed:
-        return path, claimed, replayed
-    return None
-
-
-def _same(claimed: Any, replayed: Any, path: str) -> None:
-    found = first_difference(claimed, replayed, path)
-    if found:
-        raise mismatch(*found)
-
-
 def replay(doc: Mapping[str, Any]) -> Replayed:
     """Check the loaded ``doc`` against its replay (see the module docstring) → what to store;
     raises :class:`NightError` 422 at the first disagreement."""
     members = _members(doc)
-    names_had = _names_had(doc, members)
+    names_had = names_over_time(doc, members)
+    seated_then = rosters_at_nights(doc, members, names_had)
     carried: dict[int, int] = {}
     results = []
     for index, night in enumerate(doc["nights"]):
         where = f"nights[{index}]"
-        results.append(_night(doc, night, where, members, names_had))
+        results.append(_night(doc, night, where, members, names_had, seated_then[index]))
         for carry in night["carries"]:
             carried[carry["member_id"]] = carried.get(carry["member_id"], 0) + carry["amount"]
     _club_payments(doc, members, carried)
@@ -138,14 +79,14 @@ def _members(doc: Mapping[str, Any]) -> dict[int, str]:
     for index, member in enumerate(doc["members"]):
         where = f"members[{index}]"
         if member["id"] in out:
-            raise _refuse(f"{where}.id", REPEATED, value=member["id"])
+            raise refuse(f"{where}.id", REPEATED, value=member["id"])
         name = member["name"]
         _clean_as_given(name, f"{where}.name", 80)
         key = member_key(name, keys)
         if key is None:
-            raise _refuse(f"{where}.name", N_("{name} and {other} are the same name in a club; give members names "
-                                              "that are easy to tell apart."), "duplicate_player",
-                          name=name, other=keys[name_key(name)])
+            raise refuse(f"{where}.name", N_("{name} and {other} are the same name in a club; give members names "
+                                             "that are easy to tell apart."), "duplicate_player",
+                         name=name, other=keys[name_key(name)])
         keys[key] = name
         out[member["id"]] = name
     return out
@@ -168,83 +109,67 @@ def _clean_as_given(name: str, path: str, longest: int) -> None:
         raise mismatch(path, name, cleaned)
 
 
-def _names_had(doc: Mapping[str, Any], members: Mapping[int, str]) -> dict[int, set[str]]:
-    """Each member's names over time (as :func:`name_key`): now, and in the club's history."""
-    had = {member_id: {name_key(name)} for member_id, name in members.items()}
-    for event in doc["history"]:
-        detail = event["detail"] or {}
-        for side in ("before", "after"):
-            part = detail.get(side)
-            if isinstance(part, dict) and isinstance(part.get("name"), str) and part.get("id") in had:
-                had[part["id"]].add(name_key(part["name"]))
-    return had
-
-
 def _club_payments(doc: Mapping[str, Any], members: Mapping[int, str], carried: Mapping[int, int]) -> None:
     balance = dict.fromkeys(members, 0) | dict(carried)
     recorded = [e["detail"].get("after") for e in doc["history"]
                 if e["action"] == "payment_recorded" and isinstance(e["detail"], dict)]
-    voided = {_id_of(e["detail"]) for e in doc["history"]
-              if e["action"] == "payment_voided" and isinstance(e["detail"], dict)}
+    voided = {id_of(e["detail"]) for e in doc["history"]
+              if e["action"] == "payment_voided" and isinstance(e["detail"], dict)} - {None}
     for index, payment in enumerate(doc["payments"]):
         where = f"payments[{index}]"
         for field, member_id in (("from_id", payment["from_id"]), ("to_id", payment["to_id"])):
             if member_id not in members:
-                raise _refuse(f"{where}.{field}", N_("This club has no member {member_id}."), member_id=member_id)
+                raise refuse(f"{where}.{field}", N_("This club has no member {member_id}."), member_id=member_id)
         if payment["from_id"] == payment["to_id"]:
-            raise _refuse(f"{where}.to_id", N_("A member cannot pay themselves."), "invalid_payment")
+            raise refuse(f"{where}.to_id", N_("A member cannot pay themselves."), "invalid_payment")
         _voided_at(payment, where)
         if index >= len(recorded) or not isinstance(recorded[index], dict):
-            raise _refuse(where, NOT_RECORDED, "import_mismatch")
+            raise refuse(where, NOT_RECORDED, "import_mismatch")
         record = recorded[index]
         for field in ("from_id", "to_id", "amount"):
-            _same(payment[field], record.get(field, MISSING), f"{where}.{field}")
-        _same(payment["status"], "voided" if record.get("id", MISSING) in voided else "counted", f"{where}.status")
+            same(payment[field], record.get(field, MISSING), f"{where}.{field}")
+        same(payment["status"], "voided" if ident(record.get("id")) in voided else "counted", f"{where}.status")
         if payment["status"] == "counted":
             balance[payment["from_id"]] += payment["amount"]
             balance[payment["to_id"]] -= payment["amount"]
             if max(abs(balance[payment["from_id"]]), abs(balance[payment["to_id"]])) > MAX_EXACT_TOTAL:
-                raise _refuse(f"{where}.amount", N_("That payment would take a balance past what can be kept "
-                                                    "exactly; check the amount."), "invalid_payment")
+                raise refuse(f"{where}.amount", N_("That payment would take a balance past what can be kept "
+                                                   "exactly; check the amount."), "invalid_payment")
     if len(recorded) > len(doc["payments"]):
         raise mismatch("payments", len(doc["payments"]), len(recorded))
 
 
-def _id_of(detail: Mapping[str, Any]) -> Any:
-    for side in ("after", "before"):
-        part = detail.get(side)
-        if isinstance(part, dict) and "id" in part:
-            return part["id"]
-    return None
-
-
 def _voided_at(row: Mapping[str, Any], where: str) -> None:
     if (row["status"] == "voided") != (row["voided_at"] is not None):
-        raise _refuse(f"{where}.voided_at", VOIDED_AT)
+        raise refuse(f"{where}.voided_at", VOIDED_AT)
 
 
 # -- a night -------------------------------------------------------------------------------------
 def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members: Mapping[int, str],
-           names_had: Mapping[int, set[str]]) -> list[dict[str, Any]]:
+           names_had: Mapping[int, set[str]], rosters: Sequence[Mapping[str, int]]) -> list[dict[str, Any]]:
     session = night["session"]
     at = f"{where}.session"
     if session["currency"] != doc["club"]["currency"]:
-        raise _refuse(f"{at}.currency", N_("This club plays in {currency}; a club night cannot use {other}."),
-                      currency=doc["club"]["currency"], other=session["currency"])
+        raise refuse(f"{at}.currency", N_("This club plays in {currency}; a club night cannot use {other}."),
+                     currency=doc["club"]["currency"], other=session["currency"])
     if not is_known_zone(session["timezone"]):
-        raise _refuse(f"{at}.timezone", N_("The time zone must be an IANA name such as Europe/Paris."))
+        raise refuse(f"{at}.timezone", N_("The time zone must be an IANA name such as Europe/Paris."))
     rules = RuleSet.from_snapshot(session["ruleset"])  # built already by import_checks
-    _same(session["ruleset"], rules.snapshot(), f"{at}.ruleset")
+    same(session["ruleset"], rules.snapshot(), f"{at}.ruleset")
     roster = _seating(session, rules, at)
     _status(night, session, where)
     results = _hands(night, session, rules, roster, where)
     history = night["history"]
+    for index, event in enumerate(history):
+        problem = event_problem(event["action"], event["detail"])
+        if problem:
+            raise refuse(f"{where}.history[{index}].{problem[0]}", problem[1])
     _stake(session, history, at)
     order = list(session["players"]) + [name for name in session["roster"] if name not in session["players"]]
     owed = _nets(night, results, order)
     _payments(night, order, owed, where)
-    seats = _seats(night, order, members, names_had, where)
-    _carries(night, session, order, owed, seats, members, where)
+    seats = _seats(night, order, members, names_had, rosters, where)
+    _carries(night, session, order, owed, seats, where)
     return results
 
 
@@ -253,22 +178,22 @@ def _seating(session: Mapping[str, Any], rules: RuleSet, at: str) -> set[str]:
     for index, name in enumerate(session["roster"]):
         _clean_as_given(name, f"{at}.roster[{index}]", 80)
         if name_key(name) in roster:
-            raise _refuse(f"{at}.roster[{index}]", REPEATED, "duplicate_player", value=name)
+            raise refuse(f"{at}.roster[{index}]", REPEATED, "duplicate_player", value=name)
         roster[name_key(name)] = name
     seated: set[str] = set()
     for index, name in enumerate(session["players"]):
         _clean_as_given(name, f"{at}.players[{index}]", 80)
         if name_key(name) in seated:
-            raise _refuse(f"{at}.players[{index}]", N_("{name} is seated twice."), "duplicate_player", name=name)
+            raise refuse(f"{at}.players[{index}]", N_("{name} is seated twice."), "duplicate_player", name=name)
         seated.add(name_key(name))
         if name not in roster.values():
-            raise _refuse(f"{at}.players[{index}]", NOT_ROSTERED, "unknown_player", name=name)
+            raise refuse(f"{at}.players[{index}]", NOT_ROSTERED, "unknown_player", name=name)
     if len(session["players"]) > rules.max_players:
-        raise _refuse(f"{at}.players", N_("These rules seat at most {most} players; {count} given."),
-                      "too_many_players", most=rules.max_players, count=len(session["players"]))
+        raise refuse(f"{at}.players", N_("These rules seat at most {most} players; {count} given."),
+                     "too_many_players", most=rules.max_players, count=len(session["players"]))
     if session["first_dealer"] not in roster.values():
-        raise _refuse(f"{at}.first_dealer", N_("The first dealer {name} is not seated."), "unknown_player",
-                      name=session["first_dealer"])
+        raise refuse(f"{at}.first_dealer", N_("The first dealer {name} is not seated."), "unknown_player",
+                     name=session["first_dealer"])
     return set(roster.values())
 
 
@@ -276,13 +201,13 @@ def _status(night: Mapping[str, Any], session: Mapping[str, Any], where: str) ->
     if session["status"] == "open":
         for field, value in (("session.closed_at", session["closed_at"]), ("carried", night["carried"])):
             if value is not None:
-                raise _refuse(f"{where}.{field}", OPEN_NIGHT)
+                raise refuse(f"{where}.{field}", OPEN_NIGHT)
         if night["carries"]:
-            raise _refuse(f"{where}.carries[0]", OPEN_NIGHT)
+            raise refuse(f"{where}.carries[0]", OPEN_NIGHT)
     else:
         for field, value in (("session.closed_at", session["closed_at"]), ("carried", night["carried"])):
             if value is None:
-                raise _refuse(f"{where}.{field}", CLOSED_NIGHT)
+                raise refuse(f"{where}.{field}", CLOSED_NIGHT)
 
 
 def _hands(night: Mapping[str, Any], session: Mapping[str, Any], rules: RuleSet, roster: set[str],
@@ -293,27 +218,30 @@ def _hands(night: Mapping[str, Any], session: Mapping[str, Any], rules: RuleSet,
     for index, hand in enumerate(hands):
         at = f"{where}.hands[{index}]"
         if hand["version"] in versions.setdefault(hand["number"], {}):
-            raise _refuse(f"{at}.version", REPEATED, value=f"{hand['number']}.{hand['version']}")
+            raise refuse(f"{at}.version", REPEATED, value=f"{hand['number']}.{hand['version']}")
         versions[hand["number"]][hand["version"]] = index
         key = hand["idempotency_key"]
+        if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):  # as the live API reads one
+            raise refuse(f"{at}.idempotency_key", N_("An Idempotency-Key must be 1 to {most} printable ASCII "
+                                                     "characters."), most=MAX_IDEMPOTENCY_KEY)
         if key is not None:
             if key in keys:
-                raise _refuse(f"{at}.idempotency_key", REPEATED, value=key)
+                raise refuse(f"{at}.idempotency_key", REPEATED, value=key)
             keys.add(key)
-    _same(session["last_hand_number"], max(versions, default=0), f"{where}.session.last_hand_number")
+    same(session["last_hand_number"], max(versions, default=0), f"{where}.session.last_hand_number")
     for number in range(1, session["last_hand_number"] + 1):
         if number not in versions:
-            raise _refuse(f"{where}.hands", HAND_MISSING, number=number)
+            raise refuse(f"{where}.hands", HAND_MISSING, number=number)
     for number, made in versions.items():
         latest = max(made)
         for version in range(1, latest + 1):
             if version not in made:
                 first = min(i for v, i in made.items() if v > version)
-                raise _refuse(f"{where}.hands[{first}].version", VERSION_MISSING, number=number, version=version)
+                raise refuse(f"{where}.hands[{first}].version", VERSION_MISSING, number=number, version=version)
         for version, index in made.items():
             status = hands[index]["status"]
             if (status == "superseded") != (version < latest):
-                raise _refuse(f"{where}.hands[{index}].status", LATEST_ONLY, number=number)
+                raise refuse(f"{where}.hands[{index}].status", LATEST_ONLY, number=number)
     return [_hand(hand, rules, roster, f"{where}.hands[{index}]") for index, hand in enumerate(hands)]
 
 
@@ -324,16 +252,16 @@ def _hand(hand: Mapping[str, Any], rules: RuleSet, roster: set[str], at: str) ->
     for index, name in enumerate(hand["players"]):
         _clean_as_given(name, f"{at}.players[{index}]", 80)
         if name not in roster:
-            raise _refuse(f"{at}.players[{index}]", N_("{name} never sat at this table."), "unknown_player",
-                          name=name)
+            raise refuse(f"{at}.players[{index}]", N_("{name} never sat at this table."), "unknown_player",
+                         name=name)
     if hand["dealer"] not in hand["players"]:
-        raise _refuse(f"{at}.dealer", N_("The dealer {name} was not seated at hand {number}."), "unknown_player",
-                      name=hand["dealer"], number=hand["number"])
+        raise refuse(f"{at}.dealer", N_("The dealer {name} was not seated at hand {number}."), "unknown_player",
+                     name=hand["dealer"], number=hand["number"])
     entry = hand["entry"]
     submission = Submission(outcome=entry["outcome"], hands=entry["hands"], side_bets=entry.get("side_bets"))
     try:
         submission = submission.normalised()
-        _same(entry, submission.entry(), f"{at}.entry")
+        same(entry, submission.entry(), f"{at}.entry")
         record = parse_hand(players=tuple(hand["players"]), stake=hand["stake"], outcome=submission.outcome,
                             hands=submission.hands, side_bets=submission.side_bets)
         result = score_hand(rules, record)
@@ -343,9 +271,9 @@ def _hand(hand: Mapping[str, Any], rules: RuleSet, roster: set[str], at: str) ->
         raise NightError(422, err.code, err.template, f"{at}.{'entry.' if inside else ''}{field}", None,
                          **err.params) from None
     replayed = json.loads(json.dumps(result.to_json() | {"detail": result.detail, "counts": result.counts}))
-    _same(hand["kind"], result.kind, f"{at}.kind")
-    _same(hand["redeal"], result.redeal, f"{at}.redeal")
-    _same(hand["result"], replayed, f"{at}.result")
+    same(hand["kind"], result.kind, f"{at}.kind")
+    same(hand["redeal"], result.redeal, f"{at}.redeal")
+    same(hand["result"], replayed, f"{at}.result")
     return replayed  # type: ignore[no-any-return]
 
 
@@ -355,7 +283,7 @@ def _stake(session: Mapping[str, Any], history: Sequence[Mapping[str, Any]], at:
               if e["action"] in ("session_created", "stake_changed") and isinstance(e["detail"], dict)
               and isinstance(e["detail"].get("after"), dict)]
     if stakes:
-        _same(session["stake"], stakes[-1], f"{at}.stake")
+        same(session["stake"], stakes[-1], f"{at}.stake")
 
 
 def _nets(night: Mapping[str, Any], results: Sequence[Mapping[str, Any]], order: Sequence[str]) -> dict[str, int]:
@@ -368,23 +296,11 @@ def _nets(night: Mapping[str, Any], results: Sequence[Mapping[str, Any]], order:
     return net
 
 
-def _renamed(history: Sequence[Mapping[str, Any]]) -> list[tuple[int, str, str]]:
-    """The night's renames: ``(event index, old, new)``, oldest first."""
-    out = []
-    for index, event in enumerate(history):
-        detail = event["detail"] if isinstance(event["detail"], dict) else {}
-        old, new = (detail.get(side, {}).get("name") if isinstance(detail.get(side), dict) else None
-                    for side in ("before", "after"))
-        if event["action"] == "player_renamed" and isinstance(old, str) and isinstance(new, str):
-            out.append((index, old, new))
-    return out
-
-
 def _payments(night: Mapping[str, Any], order: Sequence[str], owed: dict[str, int], where: str) -> None:
     """Each payment: between two who sat, each recorded in the history as it is (names as renamed
     since), within what is kept exactly; ``owed`` then holds what is still owed after them."""
     history = night["history"]
-    renames = _renamed(history)
+    renames = night_renames(history)
     recorded: list[tuple[int, Any]] = []
     voided = set()
     for index, event in enumerate(history):
@@ -394,49 +310,44 @@ def _payments(night: Mapping[str, Any], order: Sequence[str], owed: dict[str, in
         elif event["action"] == "player_left":
             made = detail.get("after", {}).get("payments") if isinstance(detail.get("after"), dict) else None
             recorded.extend((index, p) for p in (made if isinstance(made, list) else []))
-        elif event["action"] == "payment_voided":
-            voided.add(_id_of(detail))
+        elif event["action"] == "payment_voided" and id_of(detail) is not None:
+            voided.add(id_of(detail))
     paid = dict.fromkeys(order, 0)
     for index, payment in enumerate(night["payments"]):
         at = f"{where}.payments[{index}]"
         for field, name in (("from", payment["payer"]), ("to", payment["payee"])):
             if name not in owed:
-                raise _refuse(f"{at}.{field}", N_("{name} did not sit at this table."), "invalid_payment", name=name)
+                raise refuse(f"{at}.{field}", N_("{name} did not sit at this table."), "invalid_payment", name=name)
         if payment["payer"] == payment["payee"]:
-            raise _refuse(f"{at}.to", N_("A player cannot pay themselves."), "invalid_payment")
+            raise refuse(f"{at}.to", N_("A player cannot pay themselves."), "invalid_payment")
         _voided_at(payment, at)
         if index >= len(recorded) or not isinstance(recorded[index][1], dict):
-            raise _refuse(at, NOT_RECORDED, "import_mismatch")
+            raise refuse(at, NOT_RECORDED, "import_mismatch")
         when, record = recorded[index]
         names = {"from": payment["payer"], "to": payment["payee"]}
         for field in ("from", "to"):
-            _same(names[field], _as_renamed(record.get(field, MISSING), when, renames), f"{at}.{field}")
-        _same(payment["amount"], record.get("amount", MISSING), f"{at}.amount")
-        _same(payment["kind"], record.get("kind", "payment"), f"{at}.kind")
-        _same(payment["status"], "voided" if record.get("id", MISSING) in voided else "counted", f"{at}.status")
+            same(names[field], as_renamed(record.get(field, MISSING), when, renames), f"{at}.{field}")
+        same(payment["amount"], record.get("amount", MISSING), f"{at}.amount")
+        same(payment["kind"], record.get("kind", "payment"), f"{at}.kind")
+        same(payment["status"], "voided" if ident(record.get("id")) in voided else "counted", f"{at}.status")
         if payment["status"] == "counted":
             for name, amount in ((payment["payer"], payment["amount"]), (payment["payee"], -payment["amount"])):
                 paid[name] += amount
                 owed[name] += amount
                 if max(abs(paid[name]), abs(owed[name])) > MAX_EXACT_TOTAL:
-                    raise _refuse(f"{at}.amount", N_("That payment would take a balance past what can be kept "
-                                                     "exactly; check the amount."), "invalid_payment")
+                    raise refuse(f"{at}.amount", N_("That payment would take a balance past what can be kept "
+                                                    "exactly; check the amount."), "invalid_payment")
     if len(recorded) > len(night["payments"]):
         raise mismatch(f"{where}.payments", len(night["payments"]), len(recorded))
 
 
-def _as_renamed(name: Any, when: int, renames: Sequence[tuple[int, str, str]]) -> Any:
-    for index, old, new in renames:
-        if index > when and name == old:
-            name = new
-    return name
-
-
 def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int, str],
-           names_had: Mapping[int, set[str]], where: str) -> dict[str, int]:
+           names_had: Mapping[int, set[str]], rosters: Sequence[Mapping[str, int]], where: str) -> dict[str, int]:
     """Each name that sat → its member's id, as :func:`ledger.clubs.carry.seat_members` finds
     it: the seats (names as written then, renamed since by the night's history), then, for a
-    name without a seat, the member of that name now."""
+    name without a seat, the member of that name now. A seat is held by the member who had its
+    name when the night started or closed (``rosters``, :func:`rosters_at_nights`), else (a
+    history that does not tell) by a member who has had its name."""
     by_name: dict[str, int] = {}
     rows: dict[str, int] = {}
     taken: set[int] = set()
@@ -444,25 +355,29 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
         at = f"{where}.seats[{index}]"
         member_id = seat["member_id"]
         if member_id not in members:
-            raise _refuse(f"{at}.member_id", N_("This club has no member {member_id}."), member_id=member_id)
+            raise refuse(f"{at}.member_id", N_("This club has no member {member_id}."), member_id=member_id)
         if member_id in taken:
-            raise _refuse(f"{at}.member_id", REPEATED, value=member_id)
+            raise refuse(f"{at}.member_id", REPEATED, value=member_id)
         taken.add(member_id)
         _clean_as_given(seat["name"], f"{at}.name", 80)
         if seat["name"] in by_name:
-            raise _refuse(f"{at}.name", REPEATED, value=seat["name"])
+            raise refuse(f"{at}.name", REPEATED, value=seat["name"])
         if name_key(seat["name"]) not in names_had[member_id]:
-            raise _refuse(f"{at}.name", SEAT_NAME, name=seat["name"], member=members[member_id])
+            raise refuse(f"{at}.name", SEAT_NAME, name=seat["name"], member=members[member_id])
+        then = {roster[name_key(seat["name"])] for roster in rosters if name_key(seat["name"]) in roster}
+        if then and member_id not in then:
+            raise refuse(f"{at}.member_id", SEAT_THEN, name=seat["name"], member=members[member_id],
+                         other=members[min(then)])
         by_name[seat["name"]] = member_id
         rows[seat["name"]] = index
-    for _index, old, new in _renamed(night["history"]):
+    for _index, old, new in night_renames(night["history"]):
         if old in by_name:
             by_name[new] = by_name.pop(old)
             rows[new] = rows.pop(old)
     for name, index in rows.items():
         if name not in order:
-            raise _refuse(f"{where}.seats[{index}].name", N_("{name} never sat at this table."), "unknown_player",
-                          name=name)
+            raise refuse(f"{where}.seats[{index}].name", N_("{name} never sat at this table."), "unknown_player",
+                         name=name)
     seated_as = {member_id: name for name, member_id in by_name.items()}
     by_key: dict[str, int] = {}
     for member_id, name in members.items():  # the first member of a key, as member_by_name finds
@@ -474,19 +389,19 @@ def _seats(night: Mapping[str, Any], order: Sequence[str], members: Mapping[int,
         member_id = exact.get(name, by_key.get(name_key(name)))
         if member_id is None:
             if night["session"]["status"] == "closed":
-                raise _refuse(f"{where}.seats", NO_SEAT, name=name)
+                raise refuse(f"{where}.seats", NO_SEAT, name=name)
             continue
         if member_id in seated_as:
-            raise _refuse(f"{where}.seats", N_("{name} and {seat} are both the club member {member}; rename one of "
-                                               "them before closing the night."), "duplicate_player",
-                          name=name, seat=seated_as[member_id], member=members[member_id])
+            raise refuse(f"{where}.seats", N_("{name} and {seat} are both the club member {member}; rename one of "
+                                              "them before closing the night."), "duplicate_player",
+                         name=name, seat=seated_as[member_id], member=members[member_id])
         by_name[name] = member_id
         seated_as[member_id] = name
     return by_name
 
 
 def _carries(night: Mapping[str, Any], session: Mapping[str, Any], order: Sequence[str], owed: Mapping[str, int],
-             seats: Mapping[str, int], members: Mapping[int, str], where: str) -> None:
+             seats: Mapping[str, int], where: str) -> None:
     """A carried night carried, for each name still owing or owed (seat order), that amount
     to its member; any other night carried nothing."""
     expected: list[dict[str, int]] = []
@@ -494,7 +409,7 @@ def _carries(night: Mapping[str, Any], session: Mapping[str, Any], order: Sequen
         for name in order:
             if owed[name]:
                 if name not in seats:
-                    raise _refuse(f"{where}.seats", NO_SEAT, name=name)
+                    raise refuse(f"{where}.seats", NO_SEAT, name=name)
                 expected.append({"member_id": seats[name], "amount": owed[name]})
     carries = night["carries"]
     for index, carry in enumerate(carries):
@@ -502,6 +417,6 @@ def _carries(night: Mapping[str, Any], session: Mapping[str, Any], order: Sequen
             raise mismatch(f"{where}.carries[{index}]", {"member_id": carry["member_id"], "amount": carry["amount"]},
                            MISSING)
         for field in ("member_id", "amount"):
-            _same(carry[field], expected[index][field], f"{where}.carries[{index}].{field}")
+            same(carry[field], expected[index][field], f"{where}.carries[{index}].{field}")
     if len(carries) < len(expected):
         raise mismatch(f"{where}.carries", len(carries), len(expected))

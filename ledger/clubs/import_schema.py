@@ -123,8 +123,8 @@ class ImportHandSchema(_Part):
                                                                  "the entry gives."})
     redeal = _flag(required=True)
     status = fields.String(required=True, validate=validate.OneOf(HAND_STATUSES))
-    idempotency_key = fields.String(load_default=None, allow_none=True, validate=validate.Regexp(
-        r"[\x20-\x7e]{1,%d}\Z" % MAX_IDEMPOTENCY_KEY))
+    idempotency_key = fields.String(load_default=None, allow_none=True, validate=[
+        validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY), validate.Regexp(r"^[\x20-\x7e]+$")])
     created_at = _time(required=True)
     voided_at = _time(load_default=None, allow_none=True)
 
