@@ -9,13 +9,32 @@ UAX #29): every cluster must start with a visible character; zero-width joiner a
 overrides, embeddings and isolates, zero-width space, BOM...), control, private-use,
 surrogate or unassigned code point is refused, as is a name of invisible characters only.
 
+A default-ignorable character (Unicode's Default_Ignorable_Code_Point: it draws nothing) is
+kept only where a script or an emoji needs it (:func:`has_hidden_characters`): a zero-width
+joiner or non-joiner where UTS #31 §2.3 allows one (after a virama, as in Malayalam's
+``ന്‍``, Sinhala's ``ශ්‍රී`` or Devanagari's ``क्‌ष``; a ZWJ before a virama, as in Bengali's
+``র‍্য``; a ZWNJ breaking a cursive join, as in Persian's ``علی‌رضا``), a joiner, VS16 or tag
+inside an emoji sequence (UTS #51's possible-emoji form: ``👩‍💻``, ``❤️``, ``1️⃣``), VS15 after
+an emoji, a variation selector after an ideograph (ideographic variation sequences) or a
+Myanmar, Phags-pa or Manichaean letter, and a Mongolian free variation selector after a
+Mongolian letter. Anywhere else it is refused: a ZWJ inside ``Ro‍sa``, VS16 after a letter
+(``Ann️``), the Hangul filler U+3164 (``Annㅤ``), the combining grapheme joiner.
+
+Two names *look alike* (:func:`look_alike`) when they share a confusable skeleton (UTS #39
+§4, ICU's spoof checker, ``icu.SpoofChecker.getSkeleton``), taken of the NFKC form with runs of
+spaces read as one (``"Dее"`` in Cyrillic, ``"Ｄｅｅ"`` and ``"Dee"``; ``"Ian"`` and
+``"lan"``), or of the NFKC-casefolded :func:`name_key` (``"DЕЕ"`` in Cyrillic capitals and
+``"Dee"``). An accent is no look-alike (``"Dée"`` and ``"Dee"`` are two names), nor is a
+digit or a word more (``"Ann"`` and ``"Ann 2"``).
+
 Pure domain code: no Flask.
 """
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, Iterable, Sequence
 
+import icu
 import regex
 
 from ledger.rules.errors import HandError
@@ -25,6 +44,21 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 INVISIBLE_STARTS = REFUSED_CATEGORIES | {"Mn", "Mc", "Me", "Zs", "Zl", "Zp"}
 JOINERS = frozenset({"\u200c", "\u200d"})
 GRAPHEME = regex.compile(r"\X")
+IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+# UTS #51 §1.4.9, possible emoji: elements (a flag's two regional indicators, or an emoji with a
+# skin tone, VS16 (and keycap) or tag sequence) joined by ZWJ
+_EMOJI_ELEMENT = r"(?:\p{RI}\p{RI}|\p{Emoji}(?:\p{EMod}|\uFE0F\u20E3?|[\U000E0020-\U000E007E]+\U000E007F)?)"
+EMOJI_SEQUENCE = regex.compile(rf"{_EMOJI_ELEMENT}(?:\u200D{_EMOJI_ELEMENT})*")
+# UTS #31 §2.3 A1: a ZWNJ breaking a cursive connection (Arabic script, Persian's ``علی‌رضا``)
+CURSIVE_BREAK = regex.compile(r"(?<=[\p{jt=L}\p{jt=D}]\p{jt=T}*)\u200C(?=\p{jt=T}*[\p{jt=R}\p{jt=D}])")
+VIRAMA = regex.compile(r"\p{ccc=Virama}")
+EMOJI = regex.compile(r"\p{Emoji}")
+VARIED = regex.compile(r"[\p{Ideographic}\p{sc=Myanmar}\p{sc=Phags_Pa}\p{sc=Manichaean}]")
+MONGOLIAN = regex.compile(r"\p{scx=Mongolian}")
+SPACES = regex.compile(r"\s+")
+_SPOOF = icu.SpoofChecker()
+_NFKC = icu.Normalizer2.getNFKCInstance()
+_NFKC_CASEFOLD = icu.Normalizer2.getNFKCCasefoldInstance()
 
 
 def _joins_a_cluster(ch: str) -> bool:
@@ -46,9 +80,55 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", folded.replace("i\u0307", "i").replace("ı", "i"))
 
 
+def _skeleton(text: str) -> str:
+    """UTS #39's confusable skeleton of ``text`` (ICU), with runs of spaces read as one."""
+    return SPACES.sub(" ", _SPOOF.getSkeleton(0, text))
+
+
+def look_alike_keys(name: str) -> tuple[str, str]:
+    """The two forms :func:`look_alike` compares: the skeleton of ``name`` in NFKC, and the
+    skeleton of its :func:`name_key` NFKC-casefolded (so capitals in another script look alike
+    too). Both drop default-ignorable characters (UTS #39 skeleton, step 2)."""
+    spaced = SPACES.sub(" ", normalise_name(name))
+    return _skeleton(_NFKC.normalize(spaced)), _skeleton(_NFKC_CASEFOLD.normalize(name_key(spaced)))
+
+
+def look_alike(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` that a table could take for ``name``: one with the same
+    :func:`name_key`, or the same confusable skeleton (see the module docstring), else ``None``.
+    (``name`` itself among ``others`` is found too: leave it out where it is the same person.)"""
+    plain, folded = look_alike_keys(name)
+    for other in others:
+        other_plain, other_folded = look_alike_keys(other)
+        if plain == other_plain or folded == other_folded:
+            return other
+    return None
+
+
+def look_alike_pair(names: Sequence[str], *, same_key: bool = True) -> tuple[int, str] | None:
+    """The first ``(index, other)`` where ``names[index]`` looks like an earlier name ``other``
+    (:func:`look_alike`), or ``None``; in one pass (each name's keys are worked out once). With
+    ``same_key`` false, two names with one :func:`name_key` are not counted."""
+    seen: dict[tuple[int, str], dict[str, str]] = {}
+    for index, name in enumerate(names):
+        own = name_key(name)
+        keys = list(enumerate(look_alike_keys(name)))
+        for key in keys:
+            for other_key, other in seen.get(key, {}).items():
+                if same_key or other_key != own:
+                    return index, other
+        for key in keys:
+            seen.setdefault(key, {}).setdefault(own, name)
+    return None
+
+
 def alike_names(name: str, other: str, field: str) -> HandError:
     """The refusal (``duplicate_player``, naming ``field``) of ``name`` beside ``other`` when
-    they share a :func:`name_key`: they differ only in capitals, or in a dotted or dotless i."""
+    they :func:`look_alike`: they differ only in capitals, or in a dotted or dotless i (the
+    same :func:`name_key`), or only in letters that look the same (the same skeleton)."""
+    if name_key(name) != name_key(other):
+        return HandError("duplicate_player", N_("{name} looks like {other}; give players names that are easy to "
+                                                "tell apart."), field, name=name, other=other)
     if name.casefold() == other.casefold() or _turkish_lower(name) == _turkish_lower(other):
         return HandError("duplicate_player", N_("{name} and {other} differ only in capitals; give players names "
                                                 "that are easy to tell apart."), field, name=name, other=other)
@@ -63,7 +143,10 @@ def _turkish_lower(name: str) -> str:
 
 def has_hidden_characters(name: str) -> bool:
     """Whether a (normalised) name holds a character that is not part of a visible grapheme
-    cluster: see the module docstring."""
+    cluster, or a default-ignorable one where no script or emoji needs it: see the module
+    docstring."""
+    if _needless_ignorable(name):
+        return True
     for cluster in GRAPHEME.findall(name):
         head = unicodedata.category(cluster[0])
         if head == "Zs" and len(cluster) == 1:  # a space between words
@@ -76,6 +159,26 @@ def has_hidden_characters(name: str) -> bool:
         tags = [ch for ch in cluster if "\U000e0020" <= ch <= "\U000e007f"]
         # tag characters only spell a flag: a black flag, tag letters, then CANCEL TAG
         if tags and not (cluster[0] == "\U0001f3f4" and cluster.endswith("\U000e007f")):
+            return True
+    return False
+
+
+def _needless_ignorable(name: str) -> bool:
+    """Whether ``name`` holds a default-ignorable character where no script or emoji needs it."""
+    if not IGNORABLE.search(name):
+        return False
+    in_emoji = {i for m in EMOJI_SEQUENCE.finditer(name) for i in range(m.start(), m.end())}
+    breaks = {m.start() for m in CURSIVE_BREAK.finditer(name)}
+    for index, ch in enumerate(name):
+        if not IGNORABLE.match(ch) or index in in_emoji or index in breaks:
+            continue
+        before = name[index - 1] if index else ""
+        after = name[index + 1:index + 2]
+        if not (ch in JOINERS and (VIRAMA.match(before) or (ch == "\u200d" and VIRAMA.match(after)))
+                or ch == "\ufe0e" and EMOJI.match(before)
+                or ("\ufe00" <= ch <= "\ufe0d" or "\U000e0100" <= ch <= "\U000e01ef") and VARIED.match(before)
+                or ch in "\u180b\u180c\u180d\u180f" and MONGOLIAN.match(before)
+                or "\U000e0020" <= ch <= "\U000e007f"):  # tags: only in a flag (has_hidden_characters)
             return True
     return False
 

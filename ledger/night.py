@@ -25,7 +25,7 @@ from ledger.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.models import AuditEvent, GameSession, Hand, utcnow
-from ledger.names import alike_names, clean_name, name_key, normalise_name
+from ledger.names import alike_names, clean_name, look_alike_pair, normalise_name
 from ledger.night_reads import (
     balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
     session_json,
@@ -84,12 +84,9 @@ def create_night(
     name = clean_name(name, "name", 120)
     seated = tuple(clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
     check_table(rules, seated)
-    folded: dict[str, int] = {}
-    for index, player in enumerate(seated):
-        key = name_key(player)
-        if key in folded:
-            raise alike_names(player, seated[folded[key]], f"players[{index}]")
-        folded[key] = index
+    alike = look_alike_pair(seated)
+    if alike is not None:
+        raise alike_names(seated[alike[0]], alike[1], f"players[{alike[0]}]")
     check_stake(stake_minor)
     dealer = seated[0] if first_dealer is None else normalise_name(first_dealer)
     if dealer not in seated:

@@ -26,7 +26,7 @@ from ledger import figures
 from ledger.access import SYSTEM, Actor
 from ledger.db import begin_write
 from ledger.models import GameSession, Hand, HandTransfer, Payment
-from ledger.names import alike_names, clean_name, name_key, normalise_name
+from ledger.names import alike_names, clean_name, look_alike, normalise_name
 from ledger.night import (
     MAX_NAME,
     NightError,
@@ -90,11 +90,12 @@ def _require_open(night: GameSession) -> None:
 
 
 def _name_clash(night: GameSession, name: str, field: str, *, besides: str | None = None) -> None:
-    """:class:`HandError` ``duplicate_player`` when ``name`` differs only in capitals, or in a
-    dotted or dotless i, from someone who sat at the night (other than ``besides``)."""
-    for other in seat_order(night):
-        if other != besides and other != name and name_key(other) == name_key(name):
-            raise alike_names(name, other, field)
+    """:class:`HandError` ``duplicate_player`` when ``name`` looks like someone who sat at the
+    night (other than ``besides``): :func:`ledger.names.look_alike`, it differs only in capitals,
+    in a dotted or dotless i, or in letters that look the same (UTS #39)."""
+    other = look_alike(name, [p for p in seat_order(night) if p not in (besides, name)])
+    if other is not None:
+        raise alike_names(name, other, field)
 
 
 def sit_in(db: Session, night: GameSession, name: str, after: str | None = None, actor: Actor = SYSTEM) -> SeatingChange:
@@ -103,8 +104,8 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     back under the same name and keeps their balance.
 
     Raises :class:`HandError` 422 ``invalid_entry`` (field ``name``) for a name that is not a
-    name, ``duplicate_player`` (already seated, or differing only in capitals from someone who
-    sat), ``unknown_player`` (field ``after``) when ``after`` is not seated,
+    name, ``duplicate_player`` (already seated, or looking like someone who sat:
+    :func:`ledger.names.look_alike`), ``unknown_player`` (field ``after``) when ``after`` is not seated,
     ``too_many_players`` beyond the rules' ``max_players``; :class:`NightError` 409
     ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
     """
@@ -361,7 +362,7 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
 
     Raises :class:`HandError` 422 ``unknown_player`` (field ``from``) for a name who never sat,
     ``invalid_entry`` (field ``to``) for a name that is not a name, ``duplicate_player`` for a
-    name someone else at the night has (or differs from only in capitals);
+    name someone else at the night has (or looks like: :func:`ledger.names.look_alike`);
     :class:`~ledger.access.AccessDenied` unless host.
     """
     actor.require("seat")

@@ -72,7 +72,7 @@ def test_finding_7_a_name_written_in_decomposed_form_is_the_seated_player_everyw
 
 @pytest.mark.parametrize("players", [
     ["علی‌رضا", "👩‍💻 Dana", "🏳️‍🌈 Sam"],
-    ["Ann\u200d", "Mañana 👍🏽", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Iain"],
+    ["മോഹന\u0d4d\u200d", "Mañana 👍🏽", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Iain"],
 ])
 def test_finding_7_names_with_joiners_inside_grapheme_clusters_are_accepted(
     client: Any, night_data: dict[str, Any], players: list[str]
@@ -88,6 +88,7 @@ def test_finding_7_names_with_joiners_inside_grapheme_clusters_are_accepted(
     "Dana\u2066x\u2069",  # isolates
     "Sam\u200b",  # zero-width space
     "\u200dDana",  # a joiner with nothing before it
+    "Ann\u200d",  # a joiner after a letter that joins nothing (issue 20 item 7)
     "\u200c\u200d",  # only invisible characters
     "\ufe0f",  # a variation selector alone
     "\u0301",  # a lone combining mark

@@ -107,7 +107,9 @@ def share_club(club_id: str) -> Any:
 def add_member(club_id: str) -> Any:
     """Owner or member: ``{name, language?}`` → 201 ``{id, name, language?}`` (200 when a member
     by that name, under :func:`ledger.names.name_key`, is already on the roster: its language is
-    left as it is). 422 ``invalid_entry`` (field ``language``) for a language that is not a catalogue code."""
+    left as it is). 422 ``invalid_entry`` (field ``language``) for a language that is not a catalogue code,
+    ``duplicate_player`` (field ``name``) for a new name that looks like a member's
+    (:func:`ledger.clubs.roster.look_alike_member`)."""
     club, actor = club_authorised(club_id, "roster")
     data = load(MemberSchema(), json_body())
     member, created = roster.add_member(get_session(), club, data["name"], actor, language=data.get("language"))
@@ -117,7 +119,8 @@ def add_member(club_id: str) -> Any:
 @bp.post("/clubs/<club_id>/members/<int(min=1, max=2147483647):member_id>/rename")
 def rename_member(club_id: str, member_id: int) -> Any:
     """Owner: ``{name, language?}`` → 200 ``{id, name, language?}``: the member keeps their id,
-    balance and nights; 422 ``duplicate_player`` when another member has that name; 404
+    balance and nights; 422 ``duplicate_player`` when another member has that name or one it
+    looks like (:func:`ledger.clubs.roster.look_alike_member`); 404
     ``member_not_found``."""
     club, actor = club_authorised(club_id, "rename")
     data = load(MemberSchema(), json_body())

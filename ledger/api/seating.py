@@ -24,7 +24,7 @@ def sit_in(session_id: str) -> Any:
     night, actor = authorised(session_id, "seat")
     data = load(SitInSchema(), json_body())
     db = get_session()
-    change = seating.sit_in(db, night, data["name"], data["after"], actor)
+    change = seat_renames.sit_in(db, night, data["name"], data["after"], actor)
     return jsonify({"players": list(change.players), "from_hand": change.from_hand,
                     "next_dealer": ledger_night.next_dealer(db, night)}), 201
 

@@ -21,11 +21,13 @@ from sqlmodel import Session, select
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
-from ledger.clubs.roster import ClubActor, club_event, join_roster, member_by_name, member_json, members_of, NIGHT_ROLE
+from ledger.clubs.roster import (ClubActor, club_event, join_roster, member_by_name, member_json, members_of,
+                                 NIGHT_ROLE, refuse_look_alike)
 from ledger.db import begin_write
 from ledger.i18n import N_
 from ledger.idempotency import check_idempotency_key, replay
 from ledger.models import AuditEvent, GameSession, utcnow
+from ledger.names import clean_name
 from ledger.money import format_plain
 from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
 from ledger.rules import HandError, RuleSet
@@ -55,13 +57,21 @@ def start_night(
     """Open a night inside ``club`` (see :func:`ledger.night.create_night`) and return it with
     its host token. Members sit from the roster; new names join it. Raises
     :class:`HandError` 422 ``invalid_entry`` naming ``currency`` when another currency than the
-    club's is given, and whatever :func:`~ledger.night.create_night` raises;
+    club's is given, ``duplicate_player`` naming ``players[i]`` for a new name that looks like a
+    member's (:func:`~ledger.clubs.roster.refuse_look_alike`), and whatever
+    :func:`~ledger.night.create_night` raises;
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("start_night")
     if currency is not None and currency.upper() != club.currency:
         raise HandError("invalid_entry", N_("This club plays in {currency}; a club night cannot use {other}."),
                         "currency", currency=club.currency, other=currency.upper())
     seated = seat_names(db, club, players)
+    for index, seat in enumerate(seated):
+        try:
+            cleaned = clean_name(seat if isinstance(seat, str) else "", f"players[{index}]", ledger_night.MAX_NAME)
+        except HandError:
+            continue  # not a name: create_night refuses it, in its own order
+        refuse_look_alike(db, club, cleaned, f"players[{index}]")
     dealer = seat_names(db, club, [first_dealer])[0] if first_dealer is not None else None
     night, token = ledger_night.create_night(
         db, name=name, currency=club.currency, stake_minor=stake_minor, rules=rules, players=seated,

@@ -6,7 +6,8 @@ only reads. The owner's token is random; the member and viewer tokens and the ta
 derived from it with HMAC (as :mod:`ledger.access` does for a night), and only SHA-256 hashes
 are stored. A member keeps one id across renames; two members of a club cannot share a display
 name under the seats' rule (:func:`ledger.names.name_key`: NFC, trimmed, casefolded, dotted and
-dotless i as i).
+dotless i as i), and a new name cannot look like a member's (:func:`ledger.names.look_alike`:
+the same UTS #39 confusable skeleton, as Cyrillic "Dее" and "Dee").
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
 from ledger.db import begin_write
 from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
-from ledger.names import clean_name, name_key, normalise_name
+from ledger.names import clean_name, look_alike, look_alike_pair, name_key, normalise_name
 from ledger.money import UNKNOWN_CURRENCY
 from ledger.night import NightError
 from ledger.rules import HandError
@@ -125,13 +126,14 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
     if not is_known_zone(timezone):
         raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     cleaned = [clean_name(m, f"members[{i}]", MAX_MEMBER_NAME) for i, m in enumerate(members)]
-    seen: dict[str, str] = {}
-    for index, member in enumerate(cleaned):
-        if name_key(member) in seen:
+    alike = look_alike_pair(cleaned)
+    if alike is not None:
+        index, other = alike
+        if name_key(other) == name_key(cleaned[index]):
             raise HandError("duplicate_player", N_("{name} and {other} are the same name in a club; give members "
                                                    "names that are easy to tell apart."), f"members[{index}]",
-                            name=member, other=seen[name_key(member)])
-        seen[name_key(member)] = member
+                            name=cleaned[index], other=other)
+        raise member_look_alike(cleaned[index], other, f"members[{index}]")
     for _attempt in range(5):
         begin_write(db)
         token = access.new_host_token()
@@ -212,6 +214,33 @@ def member_by_name(db: Session, club: Club, name: str) -> ClubMember | None:
     return next((m for m in found if m.name == cleaned), found[0] if found else None)
 
 
+def look_alike_member(db: Session, club: Club, name: str, besides: int | None = None) -> ClubMember | None:
+    """The first member (other than member ``besides``) a table could take ``name`` for
+    (:func:`ledger.names.look_alike`: the same name key or UTS #39 skeleton), or ``None``.
+    Reads the whole roster in one query."""
+    members = [m for m in members_of(db, club) if m.id != besides]
+    other = look_alike(name, [m.name for m in members])
+    return next(m for m in members if m.name == other) if other is not None else None
+
+
+def refuse_look_alike(db: Session, club: Club, name: str, field: str, besides: int | None = None) -> None:
+    """Raise :class:`HandError` 422 ``duplicate_player`` naming ``field`` when the (cleaned)
+    ``name`` is not a member's (:func:`member_by_name`) but looks like one other than member
+    ``besides`` (:func:`look_alike_member`): a night must not seat Cyrillic "Dее" beside the
+    club's "Dee"."""
+    if member_by_name(db, club, name) is None:
+        alike = look_alike_member(db, club, name, besides)
+        if alike is not None:
+            raise member_look_alike(name, alike.name, field)
+
+
+def member_look_alike(name: str, other: str, field: str) -> HandError:
+    """The refusal (422 ``duplicate_player``, naming ``field``) of a new name ``name`` that looks
+    like the member ``other`` (:func:`look_alike_member`)."""
+    return HandError("duplicate_player", N_("{name} looks like {other}, a member of this club; give members names "
+                                            "that are easy to tell apart."), field, name=name, other=other)
+
+
 def get_member(db: Session, club: Club, member_id: int) -> ClubMember:
     """Raises :class:`NightError` 404 ``member_not_found``."""
     member = db.get(ClubMember, member_id)
@@ -240,7 +269,8 @@ def add_member(db: Session, club: Club, name: str, actor: ClubActor,
     that name (:func:`ledger.names.name_key`) is returned with ``created`` False (and its language untouched).
     ``language``: the new member's statement language (:func:`checked_language`). Raises
     :class:`ClubAccessDenied` for a viewer, :class:`HandError` ``invalid_entry`` for a bad name
-    or language."""
+    or language, ``duplicate_player`` (field ``name``) for a new name that looks like a member's
+    (:func:`look_alike_member`)."""
     actor.require("roster")
     language = checked_language(language)
     cleaned = clean_name(name, "name", MAX_MEMBER_NAME)
@@ -253,6 +283,10 @@ def add_member(db: Session, club: Club, name: str, actor: ClubActor,
             db.rollback()
     if existing is not None:
         return existing, False
+    alike = look_alike_member(db, club, cleaned)
+    if alike is not None:
+        db.rollback()
+        raise member_look_alike(cleaned, alike.name, "name")
     member = join_roster(db, club, name, actor)
     if language is not None:
         member.language = language
@@ -264,8 +298,8 @@ def add_member(db: Session, club: Club, name: str, actor: ClubActor,
 def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor: ClubActor) -> ClubMember:
     """Give a member a new display name (committed); they keep their id, balance and history.
     Raises :class:`NightError` 404 ``member_not_found``, :class:`HandError` ``duplicate_player``
-    (field ``name``) when another member already has that name; :class:`ClubAccessDenied`
-    unless owner."""
+    (field ``name``) when another member already has that name or one it looks like
+    (:func:`look_alike_member`); :class:`ClubAccessDenied` unless owner."""
     actor.require("rename")
     member = get_member(db, club, member_id)
     cleaned = clean_name(new_name, "name", MAX_MEMBER_NAME)
@@ -273,6 +307,9 @@ def rename_member(db: Session, club: Club, member_id: int, new_name: str, actor:
     if other is not None and other.id != member.id:
         raise HandError("duplicate_player", N_("{name} is already a member of this club; "
                                                "choose a name that is easy to tell apart."), "name", name=other.name)
+    alike = look_alike_member(db, club, cleaned, besides=member.id) if cleaned != member.name else None
+    if alike is not None:
+        raise member_look_alike(cleaned, alike.name, "name")
     begin_write(db)
     before = member.name
     member.name, member.name_key = cleaned, name_key(cleaned)

@@ -2,7 +2,8 @@
 (owner only; the member keeps one identity: id, balance and nights), and choose the language a
 member's season statements are written in (owner or member; issue 10). Names follow the seats'
 rule (:func:`ledger.names.name_key`: NFC, trimmed, casefolded, dotted and dotless i as i): a name
-another member already has is refused with the API's sentence, beside the field, with what was typed kept.
+another member already has, or one that looks like a member's (:func:`ledger.names.look_alike`), is
+refused with the API's sentence, beside the field, with what was typed kept.
 """
 from __future__ import annotations
 

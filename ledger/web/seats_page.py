@@ -94,7 +94,7 @@ def sit_in(session_id: str) -> Any:
     if not typed["name"].strip():
         return _render(night, actor, "sit_in", typed, _("Type the name of the player sitting in."), 422)
     try:
-        change = seating.sit_in(get_session(), night, typed["name"], typed["after"] or None, actor)
+        change = seat_renames.sit_in(get_session(), night, typed["name"], typed["after"] or None, actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "sit_in", typed, err)
     name = normalise_name(typed["name"])
