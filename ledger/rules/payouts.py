@@ -344,7 +344,9 @@ def spade_rank(card: Card, ace_high: bool) -> int:
 def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
     """Payments of the spade side pot (§4.10), validated; ``[]`` if no bet, void or no spade.
 
-    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration.
+    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration: not a spade,
+    declared twice, shown by the entry in another player's hand or spreads, or (a deal tonk)
+    not the highest spade of the declarer's dealt hand.
     """
     bet = hand.record.spade_bet
     if bet is None:
@@ -365,6 +367,12 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
                 player=name, other=seen[card], card=card,
             )
         seen[card] = name
+        holder = hand.shown_with(card)
+        if holder is not None and holder != name:  # §4.10: a card of another's hand or spreads
+            raise HandError(
+                "invalid_side_bet", N_("{player} shows the {card} as highest spade, but the entry shows it with {other}."),
+                field, player=name, other=holder, card=card,
+            )
     if hand.record.outcome.kind == "deal_tonk":
         for name, card in hand.spade_declarations.items():
             dealt = hand.hands.get(name)
