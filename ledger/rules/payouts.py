@@ -370,7 +370,8 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
         holder = hand.shown_with(card)
         if holder is not None and holder != name:  # §4.10: a card of another's hand or spreads
             raise HandError(
-                "invalid_side_bet", N_("{player} shows the {card} as highest spade, but the entry shows it with {other}."),
+                "invalid_side_bet",
+                N_("{player} shows the {card} as highest spade, but the entry shows it with {other}."),
                 field, player=name, other=holder, card=card,
             )
     if hand.record.outcome.kind == "deal_tonk":
