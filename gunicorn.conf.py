@@ -13,3 +13,11 @@ def when_ready(_server: Any) -> None:
     (no pause of ~0.1 s now and then in a request), and the workers share those pages with the
     master instead of copying them when the collector would touch them."""
     gc.freeze()
+
+
+def worker_exit(_server: Any, _worker: Any) -> None:
+    """A worker ending (SIGTERM to gunicorn, a restart, ``--max-requests``) stops its PDF worker
+    processes first (:func:`ledger.render_pool.shutdown_all`), so none outlives it."""
+    from ledger import render_pool
+
+    render_pool.shutdown_all()

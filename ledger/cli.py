@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from ledger import render_pool
 from ledger.app import PROJECT_ROOT
 
 DEFAULT_NIGHT = PROJECT_ROOT / "nights" / "night-01.json"
@@ -47,6 +49,20 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
         return night.id, token, len(data["hands"])
 
 
+def _stop_on_signals() -> None:
+    """SIGTERM (systemd, ``docker stop``) and SIGINT (Ctrl-C) stop ``serve`` in order: waitress
+    ends its loop on the ``SystemExit`` raised here, then the PDF pool is shut down. Without
+    this, SIGTERM ended the process at once and left its PDF worker and multiprocessing's
+    resource tracker running. A second signal ends the process at once."""
+
+    def stop(signum: int, _frame: Any) -> None:
+        signal.signal(signum, signal.SIG_DFL)
+        raise SystemExit(0)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tonk-ledger", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -69,7 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # for ~0.1 s now and then (gunicorn does the same in gunicorn.conf.py)
         gc.freeze()
         print(f"Tonk Ledger on http://{args.host}:{args.port}/  (database: {app.config['DATABASE_URL']})")
-        waitress_serve(app, host=args.host, port=args.port, threads=8)
+        _stop_on_signals()
+        try:
+            waitress_serve(app, host=args.host, port=args.port, threads=8)
+        finally:
+            render_pool.shutdown_all()  # the PDF workers (and the resource tracker) end with the server
         return 0
     session_id, token, count = load_night(app, args.night)
     from ledger.access import table_secrets

@@ -59,4 +59,5 @@ def renames_since(db: Session, night_id: str, since: datetime) -> list[tuple[str
     events = db.exec(select(AuditEvent.detail).where(
         AuditEvent.session_id == night_id, AuditEvent.action == "player_renamed",
         col(AuditEvent.created_at) > since).order_by(col(AuditEvent.id)))
-    return [(str(d["before"]["name"]), str(d["after"]["name"])) for d in events]
+    renames = [((d or {}).get("before", {}).get("name"), (d or {}).get("after", {}).get("name")) for d in events]
+    return [(old, new) for old, new in renames if isinstance(old, str) and isinstance(new, str)]

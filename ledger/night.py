@@ -28,7 +28,7 @@ from ledger.models import AuditEvent, GameSession, Hand, utcnow
 from ledger.names import alike_names, clean_name, look_alike_pair, normalise_name
 from ledger.night_reads import (
     balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
-    session_json,
+    sat_in_since, session_json,
 )
 from ledger.payments import (
     MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_by_key, payment_json, payments_of, record_payment,
@@ -47,8 +47,8 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
     "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
-    "redo_undo", "restore_hand", "rules_of", "session_json", "settlement_plan", "store_version", "undo_last_hand",
-    "undone_hand", "void_hand", "void_payment",
+    "redo_undo", "restore_hand", "rules_of", "sat_in_since", "session_json", "settlement_plan", "store_version",
+    "undo_last_hand", "undone_hand", "void_hand", "void_payment",
 ]
 
 MAX_NAME = 80

@@ -14,7 +14,7 @@ from ledger import figures
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.clubs.models import ClubNight
-from ledger.models import GameSession, Hand
+from ledger.models import AuditEvent, GameSession, Hand
 from ledger.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.report import SessionReport
 from ledger.report_source import ReportSource
@@ -24,10 +24,20 @@ from ledger.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
+EVENTS = AuditEvent.__table__  # type: ignore[attr-defined]
 # who dealt the last counted hand: one row, read backwards along uq_hand_session_number_version
-_LAST_COUNTED = (core_select(HANDS.c.dealer, HANDS.c.players)
+_LAST_COUNTED = (core_select(HANDS.c.dealer, HANDS.c.players, HANDS.c.number)
                  .where(HANDS.c.session_id == bindparam("night"), HANDS.c.status == "counted")
                  .order_by(HANDS.c.number.desc()).limit(1))
+# who sat in since a hand: the night's sit-ins newest first, read only until one from before it,
+# and the renames made after the first of those (index of session, action and id)
+_SAT_IN_NEWEST_FIRST = (core_select(EVENTS.c.id, EVENTS.c.detail)
+                        .where(EVENTS.c.session_id == bindparam("night"), EVENTS.c.action == "player_sat_in")
+                        .order_by(EVENTS.c.id.desc()))
+_RENAMES_AFTER = (core_select(EVENTS.c.id, EVENTS.c.detail)
+                  .where(EVENTS.c.session_id == bindparam("night"), EVENTS.c.action == "player_renamed",
+                         EVENTS.c.id > bindparam("after"))
+                  .order_by(EVENTS.c.id))
 _LAST_NUMBER = core_select(figures.NIGHTS.c.last_hand_number).where(figures.NIGHTS.c.id == bindparam("night"))
 
 
@@ -75,18 +85,54 @@ def hand_count(db: Session, night: GameSession) -> int:
 
 def next_dealer(db: Session, night: GameSession) -> str:
     """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
-    hand, redeals included, in that hand's seating, skipping players who left since
-    (:func:`ledger.timeline.rotate`); the first dealer when no hand counts yet."""
+    hand, redeals included, in that hand's seating, skipping players who left since and those
+    who sat in (or came back) since, who deal last (:func:`ledger.timeline.rotate`,
+    :func:`sat_in_since`); the first dealer when no hand counts yet."""
     last = db.connection().execute(_LAST_COUNTED, {"night": night.id}).first()
     if last is None:
-        return rotate(night.players, None, None, night.first_dealer, night.roster)
-    return rotate(night.players, last[1], last[0], night.first_dealer)
+        return rotate(night.players, None, None, night.first_dealer, night.roster, sat_in_since(db, night, 0))
+    return rotate(night.players, last[1], last[0], night.first_dealer, arrived=sat_in_since(db, night, last[2]))
 
 
-def dealer_after(night: GameSession, hand: Hand) -> str:
-    """Who deals after ``hand`` when it is the last counted hand (a hand just recorded): what
-    :func:`next_dealer` reads then, without reading it (RULES.md §2)."""
-    return rotate(night.players, hand.players, hand.dealer, night.first_dealer)
+def dealer_after(night: GameSession, hand: Hand, arrived: frozenset[str] = frozenset()) -> str:
+    """Who deals after ``hand`` when it is the last counted hand: what :func:`next_dealer`
+    reads then, without reading it (RULES.md §2). ``arrived``: who sat in since ``hand``
+    (:func:`sat_in_since`; nobody for a hand just recorded)."""
+    return rotate(night.players, hand.players, hand.dealer, night.first_dealer, arrived=arrived)
+
+
+def sat_in_since(db: Session, night: GameSession, number: int) -> frozenset[str]:
+    """The seated players who sat in after hand ``number`` was played (their sit-in applies
+    from a later hand), newcomers and players who came back alike, under the names they have
+    now: the deal reaches them last (RULES.md §2). Reads the night's sit-ins newest first only
+    until one from before, so usually one event, and the renames after them only when there
+    are some (indexed reads; never the night's hands)."""
+    found: list[tuple[int, str]] = []
+    result = db.connection().execute(_SAT_IN_NEWEST_FIRST, {"night": night.id})
+    try:
+        for event_id, detail in result:
+            after = (detail or {}).get("after") or {}
+            from_hand = after.get("from_hand")
+            if type(from_hand) is not int or from_hand <= number:
+                break
+            if isinstance(after.get("name"), str):
+                found.append((int(event_id), after["name"]))
+    finally:
+        result.close()
+    if not found:
+        return frozenset()
+    renames = []
+    for event_id, detail in db.connection().execute(
+            _RENAMES_AFTER, {"night": night.id, "after": min(event for event, _ in found)}):
+        old, new = ((detail or {}).get(side, {}).get("name") for side in ("before", "after"))
+        renames.append((int(event_id), old, new))
+    names = set()
+    for sat_at, name in found:
+        for renamed_at, old, new in renames:
+            if renamed_at > sat_at and name == old:
+                name = new
+        names.add(name)
+    return frozenset(names.intersection(night.players))
 
 
 def report_source(db: Session, night: GameSession) -> ReportSource:

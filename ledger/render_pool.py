@@ -17,10 +17,12 @@ of starting another (:attr:`RenderPool.renders` counts the renders started,
 seconds at most (:class:`Busy` then; the render goes on), and at most ``PDF_WAITERS`` requests
 wait at once, so waiting downloads cannot take every request thread (:class:`Busy` at once for
 one more). A finished render is handed to ``keep`` (the download cache) whether or not anyone
-still waits for it, so asking again is answered from the cache.
+still waits for it, so asking again is answered from the cache. :func:`shutdown_all` stops the
+pools on every way out of the process, so no worker outlives its server.
 """
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import threading
@@ -146,12 +148,13 @@ class RenderPool:
                 if pending is future:
                     del self._pending[key]
 
-    def shutdown(self) -> None:
-        """Stop the workers (renders under way finish first)."""
+    def shutdown(self, *, cancel_queued: bool = False) -> None:
+        """Stop the workers (renders under way finish first; with ``cancel_queued`` the renders
+        not started yet are dropped, their waiters told so)."""
         with self._lock:
             executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=True)
+            executor.shutdown(wait=True, cancel_futures=cancel_queued)
 
 
 _POOLS: dict[tuple[str, int, int, int], RenderPool] = {}
@@ -180,3 +183,18 @@ def pool() -> RenderPool:
         if found is None:
             found = _POOLS[settings] = RenderPool(*settings)
         return found
+
+
+def shutdown_all() -> None:
+    """Stop every pool of this process: its worker processes end, and with the last of them
+    multiprocessing's resource tracker (a render under way finishes, queued ones are dropped).
+    Called on every way out of a server process: ``atexit`` (registered below), the SIGTERM and
+    SIGINT handlers of ``tonk-ledger serve`` (:mod:`ledger.cli`), gunicorn's ``worker_exit``
+    (``gunicorn.conf.py``). A pool used again afterwards starts afresh."""
+    with _POOLS_LOCK:
+        pools = list(_POOLS.values())
+    for found in pools:
+        found.shutdown(cancel_queued=True)
+
+
+atexit.register(shutdown_all)

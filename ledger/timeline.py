@@ -9,7 +9,7 @@ the hands (current versions, number order).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,26 +25,28 @@ def seat_order(night: GameSession) -> list[str]:
 
 def rotate(
     seating: Sequence[str], last_seating: Sequence[str] | None, last_dealer: str | None, first_dealer: str,
-    roster: Sequence[str] = (),
+    roster: Sequence[str] = (), arrived: Collection[str] = frozenset(),
 ) -> str:
     """Who deals next (RULES.md §2): the deal passes one seat clockwise *in the seating of the
     last hand* (``last_seating``, dealt by ``last_dealer``) to the first player there who is
-    still seated (``seating``, the current seating). A player who sat in since then is reached
-    when the deal comes round to their seat, so one seated at the next dealer's right deals
-    last; a dealer who left passes the deal on all the same. Before any hand: ``first_dealer``,
-    or if they left, the next still seated after them in ``roster`` order."""
+    still seated (``seating``, the current seating) and did not sit in since (``arrived``: a
+    player who left and came back since is one who joins). A player who sat in since then is
+    reached when the deal comes round to their seat, so one seated at the next dealer's right
+    deals last; a dealer who left passes the deal on all the same. Before any hand:
+    ``first_dealer``, or if they left (or came back), the next still seated after them in
+    ``roster`` order."""
     if not seating:
         return ""
     if last_dealer is None:
         last_seating, last_dealer = list(roster) or list(seating), first_dealer
-        if first_dealer in seating:
+        if first_dealer in seating and first_dealer not in arrived:
             return first_dealer
     around = list(last_seating or ())
     if last_dealer in around:
         start = around.index(last_dealer)
         for step in range(1, len(around) + 1):
             name = around[(start + step) % len(around)]
-            if name in seating:
+            if name in seating and name not in arrived:
                 return name
     if last_dealer in seating:
         return seating[(list(seating).index(last_dealer) + 1) % len(seating)]

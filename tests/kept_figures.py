@@ -9,7 +9,7 @@ from ledger import figures
 from ledger.access import SYSTEM
 from ledger.db import make_engine
 from ledger.models import GameSession, Hand
-from ledger.night_reads import dealer_after, next_dealer
+from ledger.night_reads import dealer_after, next_dealer, sat_in_since
 from ledger.timeline import rotate
 
 
@@ -41,8 +41,9 @@ def checked_table(db: Session, night_id: str) -> dict[str, object]:
     assert shown["total_hands"] == len(every) and shown["next_number"] == len(every) + 1
     assert shown["stake_from"] == (again.stakes[-1].from_hand if len(again.stakes) > 1 else None)
     assert shown["left"] == {p: n for p, n in again.last_hand.items() if p not in night.players}
-    expected_dealer = (dealer_after(night, last) if last is not None
-                       else rotate(night.players, None, None, night.first_dealer, night.roster))
+    arrived = sat_in_since(db, night, last.number if last is not None else 0)  # they deal last
+    expected_dealer = (dealer_after(night, last, arrived) if last is not None
+                       else rotate(night.players, None, None, night.first_dealer, night.roster, arrived))
     assert shown["next_dealer"] == expected_dealer == next_dealer(db, night)
     if night.status == "open":
         assert shown["undo_number"] == (last.number if last is not None else None)

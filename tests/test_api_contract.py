@@ -196,3 +196,80 @@ def test_successful_answers_match_the_document(api_schema: Any, night_data: dict
         case = operation.Case(media_type="application/json", **kwargs)
         response = case.call_and_validate(checks=CHECKS, headers=headers | {"Accept-Encoding": "identity"})
         assert response.status_code == status, (method, path, response.text)
+
+
+# -- issue 20: what the contract fuzzer found --------------------------------------------------------
+def test_the_club_share_answers_its_documented_shape(api_schema: Any, client: Any) -> None:
+    """``GET /clubs/{id}/share`` is documented as the club with its secrets (what opening the
+    club answers): it answered the secrets alone."""
+    schema, _night_id, _headers = api_schema
+    club = client.post("/api/v1/clubs", json={"name": "Friday club", "currency": "USD", "members": ["Ann"]}).get_json()
+    case = schema["/api/v1/clubs/{club_id}/share"]["GET"].Case(path_parameters={"club_id": club["id"]})
+    response = case.call_and_validate(checks=CHECKS, headers={"Authorization": f"Bearer {club['token']}",
+                                                              "Accept-Encoding": "identity"})
+    assert response.status_code == 200
+    shared = response.json()
+    for key in ("token", "member_token", "viewer_token", "table_code", "links"):  # what it answered: kept
+        assert shared[key] == club[key], key
+    assert (shared["id"], shared["name"], [m["name"] for m in shared["members"]]) == (club["id"], "Friday club", ["Ann"])
+
+
+def test_a_method_not_allowed_names_the_allowed_ones(client: Any) -> None:
+    for method, path, allowed in [("DELETE", "/api/v1/sessions", {"POST", "OPTIONS"}),
+                                  ("GET", "/api/v1/settle", {"POST", "OPTIONS"}),
+                                  ("PUT", "/api/v1/openapi.json", {"GET", "HEAD", "OPTIONS"}),
+                                  ("GET", "/api/v1/clubs/join", {"POST", "OPTIONS"}),
+                                  ("GET", "/api/v1/clubs/import", {"POST", "OPTIONS"})]:
+        response = client.open(path, method=method)
+        assert response.status_code == 405, (method, path, response.status_code)
+        assert response.get_json()["error"] == "method_not_allowed"
+        assert set(response.headers.get("Allow", "").replace(" ", "").split(",")) == allowed, (method, path)
+
+
+def test_options_on_club_join_and_import_offer_post_only(client: Any) -> None:
+    for path in ("/api/v1/clubs/join", "/api/v1/clubs/import"):
+        response = client.options(path)
+        assert response.status_code == 200
+        assert set(response.headers["Allow"].replace(" ", "").split(",")) == {"POST", "OPTIONS"}, path
+    club = client.post("/api/v1/clubs", json={"name": "Friday club", "currency": "USD"}).get_json()
+    assert set(client.options(f"/api/v1/clubs/{club['id']}").headers["Allow"].replace(" ", "").split(",")) == {
+        "GET", "HEAD", "OPTIONS"}
+    assert client.get(f"/api/v1/clubs/{club['id']}", headers={"Authorization": f"Bearer {club['token']}"}).status_code == 200
+
+
+def test_the_import_documents_its_size_refusal(client: Any) -> None:
+    responses = client.get("/api/v1/openapi.json").get_json()["paths"]["/api/v1/clubs/import"]["post"]["responses"]
+    assert "413" in responses and "too large" in responses["413"]["description"]
+
+
+def test_the_document_bounds_stakes_amounts_and_names_as_the_api_enforces_them(client: Any) -> None:
+    from ledger.night import MAX_NAME, MAX_PAYMENT_MINOR
+    from ledger.rules.validation import MAX_STAKE_MINOR
+
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    stake = {"minimum": 1, "maximum": MAX_STAKE_MINOR}
+    amount = {"minimum": 1, "maximum": MAX_PAYMENT_MINOR}
+    name = {"minLength": 1, "maxLength": MAX_NAME}
+    bounded = {
+        ("SessionCreate", "stake"): stake, ("Stake", "stake"): stake, ("ScoreEntry", "stake"): stake,
+        ("Payment", "amount"): amount, ("ClubPayment", "amount"): amount,
+        ("Payment", "from"): name, ("Payment", "to"): name, ("ClubPayment", "from"): name, ("ClubPayment", "to"): name,
+        ("SitIn", "name"): name, ("SitIn", "after"): name, ("Leave", "name"): name, ("Swap", "a"): name,
+        ("Swap", "b"): name, ("Rename", "from"): name, ("Rename", "to"): name, ("Member", "name"): name,
+        ("SessionCreate", "first_dealer"): name, ("HandCreate", "dealer"): name, ("Amend", "dealer"): name,
+    }
+    for (schema, field), bounds in bounded.items():
+        documented = schemas[schema]["properties"][field]
+        assert {k: documented.get(k) for k in bounds} == bounds, (schema, field, documented)
+    assert {k: schemas["SessionCreate"]["properties"]["players"]["items"].get(k) for k in name} == name
+    assert {k: schemas["ClubCreate"]["properties"]["members"]["items"].get(k) for k in name} == name
+    # what the API enforces, at the bounds and past them
+    night = client.post("/api/v1/sessions", json={"name": "n", "currency": "USD", "stake": MAX_STAKE_MINOR + 1,
+                                                  "players": ["A", "B"], "first_dealer": "A"})
+    assert (night.status_code, night.get_json()["error"]) == (422, "invalid_stake")
+    night = client.post("/api/v1/sessions", json={"name": "n", "currency": "USD", "stake": MAX_STAKE_MINOR,
+                                                  "players": ["A" * MAX_NAME, "B"], "first_dealer": "B"})
+    assert night.status_code == 201, night.get_json()
+    long_name = client.post("/api/v1/sessions", json={"name": "n", "currency": "USD", "stake": 1,
+                                                      "players": ["A" * (MAX_NAME + 1), "B"], "first_dealer": "B"})
+    assert (long_name.status_code, long_name.get_json()["error"]) == (422, "invalid_entry")

@@ -391,3 +391,50 @@ def test_a_seat_change_without_a_name_asks_for_one(
     answer = refused.get_json()
     assert (refused.status_code, answer["error"], answer["field"], answer["message"]) == (
         422, "invalid_entry", field, message)
+
+
+def test_a_player_who_leaves_and_comes_back_deals_last_like_a_newcomer(
+    app: Any, client: Any, five_seat_night: dict[str, Any]
+) -> None:
+    """RULES.md §2: a player who joins mid-session sits at the dealer's right, so that they deal
+    last. A player who left and came back before the next hand is one who joins: they sat in
+    where the deal reaches them last (issue 20; they dealt next, at their old seat), and the
+    table screen, the session and the next recorded hand all agree."""
+    from kept_figures import checked_table
+    from ledger.db import get_session
+
+    sid, headers = five_seat_night["id"], five_seat_night["headers"]
+    base = f"/api/v1/sessions/{sid}"
+    first = _record(client, base, headers, TONK)  # Tomás deals hand 1; Dee would deal hand 2
+    assert (first.get_json()["dealer"], first.get_json()["next_dealer"]) == ("Tomás", "Dee")
+
+    def away_and_back(name: str, **where: str) -> dict[str, Any]:
+        assert client.post(f"{base}/players/leave", json={"name": name, "settle": "at_end"},
+                           headers=headers).status_code == 200
+        back = client.post(f"{base}/players", json={"name": name} | where, headers=headers)
+        assert back.status_code == 201, back.get_json()
+        return back.get_json()
+
+    back = away_and_back("Dee")
+    assert back["players"] == ["Marcus", "Rosa", "Tomás", "Dee"] and back["next_dealer"] == "Marcus"
+    assert client.get(base, headers=headers).get_json()["next_dealer"] == "Marcus"
+    with app.app_context():
+        assert checked_table(get_session(), sid)["next_dealer"] == "Marcus"
+    dealers = [_record(client, base, headers, TONK).get_json()["dealer"] for _ in range(4)]
+    assert dealers == ["Marcus", "Rosa", "Tomás", "Dee"]  # Dee deals last in the round
+
+    # sitting back in just after a named player: the deal reaches that seat in turn, not at once
+    back = away_and_back("Marcus", after="Tomás")  # Dee dealt hand 5; Marcus sat at her left
+    assert back["players"] == ["Rosa", "Tomás", "Marcus", "Dee"] and back["next_dealer"] == "Rosa"
+    dealers = [_record(client, base, headers, TONK).get_json()["dealer"] for _ in range(4)]
+    assert dealers == ["Rosa", "Tomás", "Marcus", "Dee"]
+
+    # renamed after coming back: still the one who came back
+    back = away_and_back("Rosa")  # Dee dealt hand 9; Rosa sat at her left
+    assert back["players"] == ["Tomás", "Marcus", "Dee", "Rosa"] and back["next_dealer"] == "Tomás"
+    assert client.post(f"{base}/players/rename", json={"from": "Rosa", "to": "Rosie"}, headers=headers).status_code == 200
+    assert client.get(base, headers=headers).get_json()["next_dealer"] == "Tomás"
+    with app.app_context():
+        assert checked_table(get_session(), sid)["next_dealer"] == "Tomás"
+    dealers = [_record(client, base, headers, TONK).get_json()["dealer"] for _ in range(4)]
+    assert dealers == ["Tomás", "Marcus", "Dee", "Rosie"]

@@ -68,3 +68,14 @@ def test_finding_12_settle_refuses_more_entries_than_the_cap(client: Any) -> Non
     body = past.get_json()
     assert (body["error"], body["field"]) == ("invalid_entry", "balances")
     assert body["message"] == "balances: Send at most 64 balances at once; 65 were sent."
+
+
+@pytest.mark.parametrize("blank", ["", " ", "\u3000\t"])
+def test_settle_refuses_a_blank_name_naming_the_field(client: Any, blank: str) -> None:
+    """Issue 20: a balance under a blank name was settled (a transfer to nobody); 422 now."""
+    refused = client.post("/api/v1/settle", json={"balances": {"Ann": 5, blank: -5}})
+    assert refused.status_code == 422, refused.get_json()
+    answer = refused.get_json()
+    assert (answer["error"], answer["field"]) == ("invalid_entry", "balances")
+    assert answer["message"] == "balances: A player must be named by a non-empty text."
+    assert client.post("/api/v1/settle", json={"balances": {"Ann": 5, "Bo": -5}}).status_code == 200

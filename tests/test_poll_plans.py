@@ -45,6 +45,11 @@ PLANS = {
                               ["SEARCH hand USING INDEX (session_id, number, version) (session_id=?)"]),
     "who deals next": (night_reads._LAST_COUNTED, NIGHT,
                        ["SEARCH hand USING INDEX (session_id, number, version) (session_id=?)"]),
+    "who sat in since the last hand": (night_reads._SAT_IN_NEWEST_FIRST, NIGHT,
+                                       ["SEARCH audit_event USING INDEX (session_id, action, id) (session_id=? AND action=?)"]),
+    "the renames since they sat in": (night_reads._RENAMES_AFTER, NIGHT | {"after": 4},
+                                      ["SEARCH audit_event USING INDEX (session_id, action, id) "
+                                       "(session_id=? AND action=? AND id>?)"]),
     "balances and last hands": (figures._PLAYER_FIGURES, NIGHT,
                                 ["SEARCH player_figures USING INDEX (session_id, player) (session_id=?)"]),
     "the phone's key": (_KEY_BY_HASH, {"hash": "0" * 64},

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request, url_for
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from ledger import access, downloads, export, hosts
 from ledger import night as ledger_night
@@ -316,12 +316,16 @@ def openapi_document() -> Any:
 
 
 def http_error(err: HTTPException) -> Any:
-    """The API's JSON answer for an HTTP error; outside ``/api/`` Flask's own page."""
+    """The API's JSON answer for an HTTP error (a 405 with its ``Allow`` header); outside
+    ``/api/`` Flask's own page."""
     if request.path.startswith("/api/"):
         if err.code == 429:
             return error_response(429, "too_many_attempts", Sentence(TOO_MANY_ATTEMPTS))
         code = (err.name or "error").lower().replace(" ", "_")
-        return error_response(err.code or 500, code, http_sentence(err))
+        response, status = error_response(err.code or 500, code, http_sentence(err))
+        if isinstance(err, MethodNotAllowed) and err.valid_methods:
+            response.headers["Allow"] = ", ".join(err.valid_methods)
+        return response, status
     return err
 
 
@@ -337,6 +341,7 @@ from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club c
 
 
 def init_app(app: Flask) -> None:
+    app.url_map.converters["club_id"] = _clubs.ClubIdConverter  # before the routes that name it
     app.register_blueprint(bp)
     app.register_error_handler(InternalServerError, _server_error)
     app.register_error_handler(HTTPException, http_error)

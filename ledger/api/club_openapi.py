@@ -46,7 +46,7 @@ def club_paths() -> dict[str, dict[str, Any]]:
             body=club.ClubImportSchema, auth=False)},
         "/clubs/{club_id}": {"get": _op("The club (any club role).", {200: the_club}, ())},
         "/clubs/{club_id}/share": {"get": _op(
-            "Owner's own link only: the tokens, links and table code again.",
+            "Owner's own link only: the club with its tokens, links and table code again.",
             {200: _json(club.ClubCreatedSchema, "The secrets.")}, ())},
         "/clubs/{club_id}/members": {"post": _op(
             "Owner or member: add a name to the roster, with the member's statement language if given (200 when "

@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
 
 from ledger.api.responses import Answer, MONEY, SettlePlanSchema, _net
-from ledger.api.schemas import MAX_NUMBER
+from ledger.api.schemas import AMOUNT_BOUNDS, MAX_NUMBER, NAME_BOUNDS
 from ledger.clubs.import_schema import ClubImportSchema  # noqa: F401  (the import's body, its shape and bounds)
 from ledger.i18n import LANGUAGES
 from ledger.money import minor_digits
@@ -28,7 +28,7 @@ class ClubCreateSchema(Schema):
     currency = fields.String(required=True, metadata={"description": "ISO 4217 code; every night of the club uses it."})
     timezone = fields.String(load_default=DEFAULT_ZONE, validate=validate.Length(min=1, max=64),
                              metadata={"description": "IANA time zone the club's dates are read in; default UTC."})
-    members = fields.List(fields.String(), load_default=list, validate=validate.Length(max=200),
+    members = fields.List(fields.String(metadata=NAME_BOUNDS), load_default=list, validate=validate.Length(max=200),
                           metadata={"description": "Names to put on the roster at once (optional)."})
 
     @validates("timezone")
@@ -84,9 +84,9 @@ class ClubPaymentSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    payer = fields.String(required=True, data_key="from")
-    payee = fields.String(required=True, data_key="to")
-    amount = fields.Integer(required=True, strict=True, metadata=MONEY)
+    payer = fields.String(required=True, data_key="from", metadata=NAME_BOUNDS)
+    payee = fields.String(required=True, data_key="to", metadata=NAME_BOUNDS)
+    amount = fields.Integer(required=True, strict=True, metadata=MONEY | AMOUNT_BOUNDS)
     confirm = fields.Boolean(load_default=False, truthy={True}, falsy={False},
                              metadata={"description": "Record more than is owed (else 422 overpayment)."})
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import jsonify, request, url_for
+from werkzeug.routing import BaseConverter
 
 from ledger import access
 from ledger import night as ledger_night
@@ -46,6 +47,14 @@ def club_authorised(club_id: str, action: str = "read") -> tuple[Club, ClubActor
         raise ApiError(403, "forbidden", N_("That token does not open this club."))
     actor.require(action)
     return club, actor
+
+
+class ClubIdConverter(BaseConverter):
+    """A club id in a path (``<club_id:club_id>``): any one path segment but ``join`` and
+    ``import``, the club calls that take a POST only, so that ``GET /clubs/join`` is 405 (with
+    ``Allow: POST``) and ``OPTIONS /clubs/join`` offers POST alone."""
+
+    regex = r"(?!(?:join|import)$)[^/]+"
 
 
 def club_share_json(club: Club, owner_token: str) -> dict[str, Any]:
@@ -86,7 +95,7 @@ def join_club() -> Any:
     return jsonify({"id": joined[0].id, "token": joined[1], "role": "member"}), 201
 
 
-@bp.get("/clubs/<club_id>")
+@bp.get("/clubs/<club_id:club_id>")  # never "join" or "import": those are POST only (405 with Allow)
 def get_club(club_id: str) -> Any:
     """``{id, name, currency, members, balances, settlement, nights}`` (any club role)."""
     club, _actor = club_authorised(club_id)
@@ -95,12 +104,14 @@ def get_club(club_id: str) -> Any:
 
 @bp.get("/clubs/<club_id>/share")
 def share_club(club_id: str) -> Any:
-    """Owner (own link only): the tokens, links and table code again."""
+    """Owner (own link only): the club with its tokens, links and table code again, the shape
+    ``POST /clubs`` answers (``ClubCreatedSchema``, as documented)."""
     club, _actor = club_authorised(club_id, "share")
     token = bearer_token()
-    if token is None or not roster.is_owner_link(get_session(), club, token):
+    db = get_session()
+    if token is None or not roster.is_owner_link(db, club, token):
         raise ApiError(403, "role_forbidden", N_("The club's links are kept by the owner's own link."))
-    return jsonify(club_share_json(club, token))
+    return jsonify(carry.club_json(db, club) | club_share_json(club, token))
 
 
 @bp.post("/clubs/<club_id>/members")

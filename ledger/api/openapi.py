@@ -40,6 +40,7 @@ ERROR_CODES = {
          "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `import_mismatch` (a club "
          "import's figure that differs from its replay), or an `Idempotency-Key` "
          "that is not 1 to 200 printable characters.",
+    413: "`request_entity_too_large`: the body is too large for this call; nothing of it is kept.",
     429: "`too_many_attempts`: this client called too often; wait a minute.",
     503: "`pdf_busy` (with `retry_after`, seconds, also sent as `Retry-After`): the PDF is still being made, "
          "or many are; ask again then (a finished one is kept).",

@@ -11,9 +11,17 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 from ledger.export import CSV_TABLES
 from ledger.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
 from ledger.money import minor_digits
+from ledger.night import MAX_NAME
+from ledger.payments import MAX_PAYMENT_MINOR
+from ledger.rules.validation import MAX_STAKE_MINOR
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 MAX_NUMBER = 2**31 - 1
+# the bounds the API enforces, for the document only: the checks themselves are the ledger's and
+# the rules engine's, so that a refusal keeps its code (422 invalid_stake, invalid_payment, invalid_entry)
+STAKE_BOUNDS = {"minimum": 1, "maximum": MAX_STAKE_MINOR}
+AMOUNT_BOUNDS = {"minimum": 1, "maximum": MAX_PAYMENT_MINOR}
+NAME_BOUNDS = {"minLength": 1, "maxLength": MAX_NAME}
 OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
 
 # Documentation of the §8.1 parts the rules engine parses (``ledger.rules.entry``): marshmallow
@@ -67,13 +75,15 @@ class SessionCreateSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=120))
     currency = fields.String(load_default=None, metadata={
         "description": "ISO 4217 code, e.g. USD; required outside a club (a club night takes the club's)."})
-    stake = fields.Integer(required=True, strict=True, metadata={"description": "Stake S in minor units."})
+    stake = fields.Integer(required=True, strict=True,
+                           metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
     ruleset = fields.Dict(load_default=dict, metadata=RULESET_DOC)
     club = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32), metadata={
         "description": "A club id: the night is played in that club (send the club's owner or member token "
                        "as the bearer token). Members sit from the roster; new names join it."})
-    players = fields.List(fields.String(), required=True, metadata={"description": "Names in seat order."})
-    first_dealer = fields.String(load_default=None, allow_none=True)
+    players = fields.List(fields.String(metadata=NAME_BOUNDS), required=True,
+                          metadata={"description": "Names in seat order."})
+    first_dealer = fields.String(load_default=None, allow_none=True, metadata=NAME_BOUNDS)
     timezone = fields.String(
         load_default=DEFAULT_ZONE, validate=validate.Length(min=1, max=64),
         metadata={"description": "IANA time zone of the night (e.g. America/Chicago); default UTC."},
@@ -121,7 +131,7 @@ class HandCreateSchema(Schema):
     outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
     hands = fields.Dict(load_default=dict, metadata=HANDS_DOC)
     side_bets = fields.Dict(load_default=None, allow_none=True, metadata=SIDE_BETS_DOC)
-    dealer = fields.String(load_default=None, allow_none=True)
+    dealer = fields.String(load_default=None, allow_none=True, metadata=NAME_BOUNDS)
     number = fields.Integer(
         load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER),
         metadata={"description": "The hand number this phone means to record (409 if taken)."},
@@ -190,9 +200,9 @@ class PaymentSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    payer = fields.String(required=True, data_key="from")
-    payee = fields.String(required=True, data_key="to")
-    amount = fields.Integer(required=True, strict=True, metadata={"description": "Minor units."})
+    payer = fields.String(required=True, data_key="from", metadata=NAME_BOUNDS)
+    payee = fields.String(required=True, data_key="to", metadata=NAME_BOUNDS)
+    amount = fields.Integer(required=True, strict=True, metadata={"description": "Minor units."} | AMOUNT_BOUNDS)
     confirm = fields.Boolean(
         load_default=False, truthy={True}, falsy={False},
         metadata={"description": "Confirm a payment above what the payer owes (else 422 overpayment)."},
@@ -200,9 +210,9 @@ class PaymentSchema(Schema):
 
 
 class SettleSchema(Schema):
-    """``POST /api/v1/settle``: ``balances`` maps players to signed ints (minor units); at most
-    :data:`~ledger.limits.SETTLE_MAX_BALANCES` entries, :data:`~ledger.limits.SETTLE_MAX_NONZERO`
-    of them non-zero."""
+    """``POST /api/v1/settle``: ``balances`` maps players (names that are not blank) to signed
+    ints (minor units); at most :data:`~ledger.limits.SETTLE_MAX_BALANCES` entries,
+    :data:`~ledger.limits.SETTLE_MAX_NONZERO` of them non-zero."""
 
     class Meta:
         unknown = RAISE
@@ -212,11 +222,14 @@ class SettleSchema(Schema):
         values=fields.Integer(strict=True, validate=validate.Range(min=-(10**15), max=10**15)),
         required=True,
         metadata={"maxProperties": SETTLE_MAX_BALANCES,
-                  "description": f"Signed balances, summing to zero; at most {SETTLE_MAX_NONZERO} non-zero."},
+                  "description": f"Signed balances by player (a name that is not blank), summing to zero; at most "
+                                 f"{SETTLE_MAX_NONZERO} non-zero."},
     )
 
     @validates("balances")
     def _cap(self, value: dict[str, int], **_: Any) -> None:
+        if any(not name.strip() for name in value):  # a transfer to or from nobody
+            raise ValidationError("A player must be named by a non-empty text.")
         if len(value) > SETTLE_MAX_BALANCES:
             raise ValidationError(
                 f"Send at most {SETTLE_MAX_BALANCES} balances at once; {len(value)} were sent."
@@ -243,7 +256,7 @@ class ScoreEntrySchema(Schema):
 
     ruleset = fields.Dict(metadata=RULESET_DOC)
     players = fields.List(fields.String(), required=True)
-    stake = fields.Integer(required=True, metadata={"description": "Stake S in minor units."})
+    stake = fields.Integer(required=True, metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
     outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
     hands = fields.Dict(metadata=HANDS_DOC)
     side_bets = fields.Dict(allow_none=True, metadata=SIDE_BETS_DOC)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from ledger.api.responses import PaymentOutSchema, TransferSchema
+from ledger.api.schemas import NAME_BOUNDS, STAKE_BOUNDS
 from ledger.seating import SETTLE_CHOICES
 
 
@@ -16,8 +17,8 @@ class SitInSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True)
-    after = fields.String(load_default=None, allow_none=True)
+    name = fields.String(required=True, metadata=NAME_BOUNDS)
+    after = fields.String(load_default=None, allow_none=True, metadata=NAME_BOUNDS)
 
 
 class LeaveSchema(Schema):
@@ -28,7 +29,7 @@ class LeaveSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    name = fields.String(required=True)
+    name = fields.String(required=True, metadata=NAME_BOUNDS)
     settle = fields.String(load_default="now", validate=validate.OneOf(SETTLE_CHOICES))
 
 
@@ -38,7 +39,7 @@ class StakeSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    stake = fields.Integer(required=True, strict=True)
+    stake = fields.Integer(required=True, strict=True, metadata=STAKE_BOUNDS)
 
 
 class SwapSchema(Schema):
@@ -48,8 +49,8 @@ class SwapSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    a = fields.String(required=True)
-    b = fields.String(required=True)
+    a = fields.String(required=True, metadata=NAME_BOUNDS)
+    b = fields.String(required=True, metadata=NAME_BOUNDS)
     from_hand = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1))
 
 
@@ -59,8 +60,8 @@ class RenameSchema(Schema):
     class Meta:
         unknown = RAISE
 
-    old = fields.String(required=True, data_key="from")
-    new = fields.String(required=True, data_key="to")
+    old = fields.String(required=True, data_key="from", metadata=NAME_BOUNDS)
+    new = fields.String(required=True, data_key="to", metadata=NAME_BOUNDS)
 
 
 # -- answers (for the OpenAPI document, ledger.api.openapi) -------------------------------------

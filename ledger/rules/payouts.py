@@ -337,20 +337,6 @@ _KINDS = {
 
 
 # -- §4.10 spade side pot -----------------------------------------------------------------------
-def _shown_by_other(hand: CheckedHand, name: str, card: Card | None) -> str | None:
-    """The player other than ``name`` whose cards or spreads in the entry show ``card`` (a
-    real card, not a joker standing for it), else ``None`` (§4.10: on a deal tonk such a
-    declaration is impossible)."""
-    if card is None:
-        return None
-    for other, shown in hand.hands.items():
-        if other == name:
-            continue
-        if card in (shown.cards or ()) or any(card in spread for spread in shown.spreads):
-            return other
-    return None
-
-
 def spade_rank(card: Card, ace_high: bool) -> int:
     return 14 if (card.rank == 1 and ace_high) else card.rank
 
@@ -358,9 +344,9 @@ def spade_rank(card: Card, ace_high: bool) -> int:
 def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
     """Payments of the spade side pot (§4.10), validated; ``[]`` if no bet, void or no spade.
 
-    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration: not a
-    spade, declared twice, or (on a deal tonk, whose dealt hands the entry shows) not the
-    declarer's highest dealt spade or shown in another player's hand or spreads.
+    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration: not a spade,
+    declared twice, shown by the entry in another player's hand or spreads, or (a deal tonk)
+    not the highest spade of the declarer's dealt hand.
     """
     bet = hand.record.spade_bet
     if bet is None:
@@ -381,16 +367,15 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
                 player=name, other=seen[card], card=card,
             )
         seen[card] = name
+        holder = hand.shown_with(card)
+        if holder is not None and holder != name:  # §4.10: a card of another's hand or spreads
+            raise HandError(
+                "invalid_side_bet",
+                N_("{player} shows the {card} as highest spade, but the entry shows it with {other}."),
+                field, player=name, other=holder, card=card,
+            )
     if hand.record.outcome.kind == "deal_tonk":
         for name, card in hand.spade_declarations.items():
-            holder = _shown_by_other(hand, name, card)
-            if holder is not None:
-                raise HandError(
-                    "invalid_side_bet",
-                    N_("{player} declared the {card} as highest spade, but the entry shows the {card} in "
-                       "{other}'s hand."),
-                    f"side_bets.spade.highest_spade.{name}", player=name, card=card, other=holder,
-                )
             dealt = hand.hands.get(name)
             if dealt is None or dealt.cards is None:
                 continue

@@ -47,6 +47,15 @@ class CheckedHand:
     def count(self, player: str) -> int:
         return self.counts[player]
 
+    def shown_with(self, card: Card) -> str | None:
+        """The player the entry shows ``card`` with: in their hand, their laid spreads, or (the
+        player who went out) the final spread; ``None`` when it shows the card nowhere. A joker
+        standing for the card is not the card."""
+        for player, hand in self.hands.items():
+            if card in (hand.cards or ()) or any(card in spread for spread in hand.spreads):
+                return player
+        return _went_out(self.record) if card in self.final_spread else None
+
 
 def joker_points(card: Card, rules: RuleSet) -> int:
     """Points of a joker held in hand (§1.4): the declared card's value in ``declared`` mode

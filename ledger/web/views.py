@@ -122,8 +122,8 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "house_changes": [_("{rule}: {value}", rule=label, value=value)
                           for _toggle, label, value in changes_from_preset(ledger_night.rules_of(night))],
         "balances": list(kept.net.items()),
-        "next_dealer": (ledger_night.dealer_after(night, last) if last is not None
-                        else ledger_night.next_dealer(db, night)),
+        "next_dealer": (ledger_night.dealer_after(night, last, ledger_night.sat_in_since(db, night, last.number))
+                        if last is not None else ledger_night.next_dealer(db, night)),
         "hand_count": kept.counted_hands,
         "recent": [hand_rows.hand_row(night, h) for h in recent],
         "total_hands": kept.last_number,  # one current version per number, numbers gap-free
