@@ -182,10 +182,16 @@ def _paid_down(lines: Sequence[Transfer], payment: Transfer) -> list[Transfer]:
 
 
 PREFER_LOOKS = 20_000
-PREFER_SETTLES = 64
-"""Most sets of preferred lines :func:`_keep_preferred` looks at, and most of them whose rest it
-settles, before it answers the plan without preference (still the fewest transfers). Sets are
-tried largest first, so keeping every line, or all but one or two, is always tried."""
+PREFER_WORK = 1024
+"""Most sets of preferred lines :func:`_keep_preferred` looks at, and most work it spends
+settling what they leave (1 for a rest of up to 12 balances, 16 up to 18, 64 above: what the
+exact search costs grows with the balances left), before it answers the plan without preference
+(still the fewest transfers). Sets are tried largest first, so keeping every line, or all but one
+or two, is always tried."""
+
+
+def _rest_cost(nonzero: int) -> int:
+    return 1 if nonzero <= 12 else 16 if nonzero <= 18 else 64
 
 
 def _keep_preferred(
@@ -201,7 +207,7 @@ def _keep_preferred(
     lines. Sets are tried largest first, then in the order of ``prefer`` (the earliest lines
     win a tie), each first against a quick lower bound on the rest (everyone who still pays, or
     everyone who is still owed, needs a line of their own), within :data:`PREFER_LOOKS` and
-    :data:`PREFER_SETTLES`; the first that fits wins. Deterministic: the same input gives the
+    :data:`PREFER_WORK`; the first that fits wins. Deterministic: the same input gives the
     same plan.
     """
     position = {name: i for i, name in enumerate(balances)}
@@ -215,7 +221,7 @@ def _keep_preferred(
         pairs.add(pair)
         candidates.append(line)
     target = fresh.transfer_count
-    looks = settles = 0
+    looks = work = 0
     for size in range(min(len(candidates), target), 0, -1):
         for kept in combinations(candidates, size):
             looks += 1
@@ -231,8 +237,8 @@ def _keep_preferred(
             payees = sum(1 for amount in rest.values() if amount > 0)
             if size + max(payers, payees) > target:
                 continue
-            settles += 1
-            if settles > PREFER_SETTLES:
+            work += _rest_cost(payers + payees)
+            if work > PREFER_WORK:
                 return fresh
             others = _settle(rest, exact_limit).transfers
             kept_pairs = {(t.payer, t.payee) for t in kept}
