@@ -259,3 +259,40 @@ def test_any_night_through_the_api_explains_every_line(client: Any, outcomes: li
                             ("Ann", "Cat")][pick]
             pay(client, night, payer, payee, amount, confirm=True)
         plan = check_because(client, night)
+
+
+# -- a club's plan: its lines explained by the nights carried into the balances ------------------------
+def test_a_clubs_lines_are_explained_by_the_nights_that_carried_the_debts(client: Any) -> None:
+    from club_nights import bearer, close, make_club, part_finals, play_part
+
+    club = make_club(client)
+    nights = [play_part(client, club, part) for part in (0, 1)]
+    for night in nights:
+        close(client, night, carry_over=True)
+    url = f"/api/v1/clubs/{club['id']}"
+    body = client.get(url, headers=bearer(club["token"])).get_json()
+    debtor = min(body["balances"], key=lambda name: body["balances"][name])
+    line = next(t for t in body["settlement"]["transfers"] if t["from"] == debtor)
+    assert client.post(f"{url}/payments", headers=bearer(club["token"]),
+                       json={"from": debtor, "to": line["to"], "amount": 10}).status_code == 201
+    creditor = max(body["balances"], key=lambda name: body["balances"][name])
+    mistake = client.post(f"{url}/payments", headers=bearer(club["token"]),  # a creditor hands a debtor 15
+                          json={"from": creditor, "to": debtor, "amount": 15, "confirm": True})
+    assert mistake.status_code == 201
+    body = client.get(url, headers=bearer(club["token"])).get_json()
+    events: list[tuple[str, Any, dict[str, int]]] = [("night", n["id"], part_finals(part))
+                                                      for part, n in enumerate(nights)]
+    events += [("payment", p["id"], {p["from"]: p["amount"], p["to"]: -p["amount"]})
+               for p in client.get(f"{url}/payments", headers=bearer(club["token"])).get_json()["payments"]]
+    nets_of = {(kind, key): nets for kind, key, nets in events}
+    lines, because = [], []
+    for t in body["settlement"]["transfers"]:
+        lines.append(Transfer(t["from"], t["to"], t["amount"]))
+        share = []
+        for reason in t["because"]:
+            kind, key = ("night", reason["session_id"]) if "session_id" in reason else ("payment", reason["payment"])
+            share.append(Loss(kind, key, reason["amount"], -nets_of[(kind, key)][t["from"]]))
+        because.append(tuple(share))
+    check_allocation(tuple(lines), tuple(because), events)
+    mine = [r for t in body["settlement"]["transfers"] if t["from"] == debtor for r in t["because"]]
+    assert {"payment": mistake.get_json()["id"], "amount": 15} in mine

@@ -5,6 +5,9 @@ changes that line only whenever a plan with the fewest transfers allows it."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
+
+import pytest
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -151,3 +154,63 @@ def test_paying_one_line_in_part_keeps_every_other_line_when_the_fewest_transfer
             assert sorted(lines(after)) == sorted((t.payer, t.payee, t.amount_minor) for t in paid_down)
         else:  # a payment that opened a shorter plan: as many of those lines kept as such a plan can hold
             assert sum(t in after.transfers for t in paid_down) == _most_kept(owed, paid_down)
+
+
+# -- through the API: the night's settlement, and POST /settle with prefer -----------------------------
+def test_a_nights_plan_changes_only_the_line_paid_in_part(client: Any) -> None:
+    created = client.post("/api/v1/sessions", json={
+        "name": "Five", "currency": "USD", "stake": 25, "ruleset": {"preset": "classic", "toggles": {"max_players": 5}},
+        "players": list(FIVE)}).get_json()
+    url, headers = f"/api/v1/sessions/{created['id']}", {"Authorization": f"Bearer {created['token']}"}
+    for winner in ("Eve", "Ben", "Cy"):
+        assert client.post(f"{url}/hands", json={"outcome": {"kind": "discard_out", "winner": winner}},
+                           headers=headers).status_code == 201
+
+    def plan() -> list[tuple[str, str, int]]:
+        body = client.get(f"{url}/settlement", headers=headers).get_json()
+        assert body["outstanding"] == owed_after(FIVE, paid) and body["minimal"] is True
+        return [(t["from"], t["to"], t["amount"]) for t in body["transfers"]]
+
+    paid: list[Transfer] = []
+    for payer, payee, amount in (("Dee", "Ben", 25), ("Dee", "Cy", 25)):
+        assert client.post(f"{url}/payments", json={"from": payer, "to": payee, "amount": amount},
+                           headers=headers).status_code == 201
+        paid.append(Transfer(payer, payee, amount))
+        if len(paid) == 1:
+            assert plan() == [("Ana", "Ben", 25), ("Ana", "Eve", 50), ("Dee", "Cy", 50)]
+    assert plan() == [("Ana", "Ben", 25), ("Ana", "Eve", 50), ("Dee", "Cy", 25)]  # Ana's lines as they were
+
+
+def test_settle_keeps_the_preferred_plan(client: Any) -> None:
+    other = [{"from": "Ana", "to": "Cy", "amount": 50}, {"from": "Ana", "to": "Eve", "amount": 25},
+             {"from": "Dee", "to": "Ben", "amount": 50}, {"from": "Dee", "to": "Eve", "amount": 25}]
+    plain = client.post("/api/v1/settle", json={"balances": FIVE}).get_json()
+    assert plain["transfers"] != other and plain["transfer_count"] == 4
+    kept = client.post("/api/v1/settle", json={"balances": FIVE, "prefer": other})
+    assert kept.status_code == 200
+    assert kept.get_json() == {"transfers": other, "transfer_count": 4, "minimal": True}
+    again = client.post("/api/v1/settle", json={"balances": FIVE, "prefer": plain["transfers"]}).get_json()
+    assert again == plain  # the plan shown, preferred, is the answer
+    # a line no fewest plan holds is not kept, and costs nothing
+    odd = client.post("/api/v1/settle", json={"balances": FIVE, "prefer": [{"from": "Ana", "to": "Ben", "amount": 1}]})
+    assert odd.status_code == 200 and odd.get_json() == plain
+
+
+@pytest.mark.parametrize("prefer, field", [
+    ([{"from": "Zed", "to": "Ben", "amount": 5}], "prefer.0.from"),
+    ([{"from": "Ana", "to": "Ben", "amount": 5}, {"from": "Ana", "to": "Zed", "amount": 5}], "prefer.1.to"),
+    ([{"from": "Ana", "to": "Ana", "amount": 5}], "prefer.0.to"),
+    ([{"from": "Ana", "to": "Ben", "amount": 0}], "prefer.0.amount"),
+    ([{"from": "Ana", "to": "Ben", "amount": "5"}], "prefer.0.amount"),
+    ([{"from": "Ana", "to": "Ben", "amount": 10**16}], "prefer.0.amount"),
+    ([{"from": "Ana", "to": "Ben"}], "prefer.0.amount"),
+    ([{"from": "Ana", "to": "Ben", "amount": 5, "why": 1}], "prefer.0.why"),
+    ([{"from": "", "to": "Ben", "amount": 5}], "prefer.0.from"),
+    ({"from": "Ana"}, "prefer"),
+    ([{"from": "Ana", "to": "Ben", "amount": 5}] * 65, "prefer"),
+])
+def test_a_prefer_that_is_no_plan_is_refused_naming_the_field(client: Any, prefer: Any, field: str) -> None:
+    refused = client.post("/api/v1/settle", json={"balances": FIVE, "prefer": prefer})
+    assert refused.status_code == 422
+    body = refused.get_json()
+    assert body["error"] == "invalid_entry" and body["field"] == field and body["message"].startswith(f"{field}: ")
