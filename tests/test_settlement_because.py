@@ -296,3 +296,38 @@ def test_a_clubs_lines_are_explained_by_the_nights_that_carried_the_debts(client
     check_allocation(tuple(lines), tuple(because), events)
     mine = [r for t in body["settlement"]["transfers"] if t["from"] == debtor for r in t["because"]]
     assert {"payment": mistake.get_json()["id"], "amount": 15} in mine
+
+
+def test_explaining_the_plan_reads_only_the_newest_hands_it_needs(app: Any, client: Any) -> None:
+    """Cost must not grow with the night: 150 hands that leave everyone square, then one that
+    leaves Ann and Cat owing Bob a stake each; the reasons come from the newest batch of hands."""
+    from sqlalchemy import event
+
+    from ledger import night as ledger_night
+    from ledger import payments
+    from ledger.db import get_session
+
+    night = three_friends(client, [])
+    with app.app_context():
+        db = get_session()
+        stored = ledger_night.find_night(db, night["id"])
+        for i in range(150):  # Ann, Bob and Cat tonk out in turn: square after every third hand
+            winner = ("Ann", "Bob", "Cat")[i % 3]
+            ledger_night.record_hand(db, stored, ledger_night.Submission({"kind": "tonk_out", "winner": winner}, None))
+    assert client.post(f"{night['url']}/hands", json={"outcome": {"kind": "discard_out", "winner": "Bob"}},
+                       headers=night["headers"]).status_code == 201
+    batches = []
+
+    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "hand_transfer" in statement and "hand.number >" in statement.replace('"', ""):
+            batches.append(statement)
+
+    engine = app.extensions["ledger.engine"]
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        plan = check_because(client, night)
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert plan == [{"from": "Ann", "to": "Bob", "amount": 25, "because": [{"hand": 151, "amount": 25}]},
+                    {"from": "Cat", "to": "Bob", "amount": 25, "because": [{"hand": 151, "amount": 25}]}]
+    assert len(batches) == 1 and payments.REASON_BATCH < 151  # one batch of the newest hands, not all 151

@@ -214,3 +214,18 @@ def test_a_prefer_that_is_no_plan_is_refused_naming_the_field(client: Any, prefe
     assert refused.status_code == 422
     body = refused.get_json()
     assert body["error"] == "invalid_entry" and body["field"] == field and body["message"].startswith(f"{field}: ")
+
+
+@PROPERTY
+@given(zero_sum_balances(8, st.integers(-12, 12)), payment_steps)
+def test_what_is_remembered_changes_no_answer(balances: dict[str, int], steps: list[tuple[int, int]]) -> None:
+    from ledger import settlement
+
+    names = list(balances)
+    payments = [Transfer(names[a % len(names)], names[(a + 1 + b) % len(names)], b) for a, b in steps
+                if len(names) > 1 and names[a % len(names)] != names[(a + 1 + b) % len(names)]]
+    step_by_step = [settle_after_payments(balances, payments[:k]) for k in range(len(payments) + 1)]
+    settlement._FOLLOWED.clear()
+    assert settle_after_payments(balances, payments) == step_by_step[-1]
+    settlement._FOLLOWED.clear()
+    assert [settle_after_payments(balances, payments[:k]) for k in range(len(payments), -1, -1)] == step_by_step[::-1]
