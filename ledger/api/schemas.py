@@ -230,7 +230,7 @@ class SettleSchema(Schema):
         for index, line in enumerate(data.get("prefer", [])):
             for key, name in (("from", line["payer"]), ("to", line["payee"])):
                 if name not in balances:
-                    raise ValidationError({"prefer": {index: {key: [f"{name} has no balance in balances."]}}})
+                    raise ValidationError({"prefer": {index: {key: [f"{name} is not one of the balances sent."]}}})
             if line["payer"] == line["payee"]:
                 raise ValidationError({"prefer": {index: {"to": ["A line needs two different players."]}}})
 
