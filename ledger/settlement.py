@@ -18,7 +18,9 @@ players still seated.
 """
 from __future__ import annotations
 
+import hashlib
 import heapq
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -150,19 +152,55 @@ def settle_after_payments(
 
     It is a function of the balances and the payments alone, so the plan shown before a payment
     (when no hand changed the balances since) is this function of the payments before it: nothing
-    needs to be stored. Raises like :func:`settle`; also ``ValueError`` for a payment naming an
-    unknown player.
+    needs to be stored. The plans it followed are remembered in memory (:data:`FOLLOWED_KEPT`),
+    so the next call, one payment later, takes one step. Raises like :func:`settle`; also
+    ``ValueError`` for a payment naming an unknown player.
     """
-    outstanding = dict(balances)
-    plan = settle(outstanding, exact_limit=exact_limit)
     for payment in payments:
         for name in (payment.payer, payment.payee):
-            if name not in outstanding:
+            if name not in balances:
                 raise ValueError(f"payment names {name!r}, who has no balance")
+    running = hashlib.blake2b(repr((list(balances.items()), exact_limit)).encode(), digest_size=20)
+    keys = [running.digest()]
+    for payment in payments:
+        running.update(repr((payment.payer, payment.payee, payment.amount_minor)).encode())
+        keys.append(running.digest())
+    done = len(payments)
+    while done >= 0 and keys[done] not in _FOLLOWED:
+        done -= 1
+    outstanding = dict(balances)
+    for payment in payments[:max(done, 0)]:
+        outstanding[payment.payer] += payment.amount_minor
+        outstanding[payment.payee] -= payment.amount_minor
+    if done < 0:
+        plan = settle(outstanding, exact_limit=exact_limit)
+        _remember(keys[0], plan)
+        done = 0
+    else:
+        plan = _FOLLOWED[keys[done]]
+    for index in range(done, len(payments)):
+        payment = payments[index]
         outstanding[payment.payer] += payment.amount_minor
         outstanding[payment.payee] -= payment.amount_minor
         plan = settle(outstanding, exact_limit=exact_limit, prefer=_paid_down(plan.transfers, payment))
+        _remember(keys[index + 1], plan)
     return plan
+
+
+FOLLOWED_KEPT = 4096
+"""How many followed plans :func:`settle_after_payments` remembers (by a digest of the balances
+and the payments up to each), so that the next request of a night, one payment later, takes one
+step instead of following every payment again. What is remembered is what the function would
+compute anyway: the answer never depends on it."""
+_FOLLOWED: dict[bytes, SettlementPlan] = {}
+_FOLLOWED_LOCK = threading.Lock()
+
+
+def _remember(key: bytes, plan: SettlementPlan) -> None:
+    with _FOLLOWED_LOCK:
+        _FOLLOWED[key] = plan
+        while len(_FOLLOWED) > FOLLOWED_KEPT:
+            del _FOLLOWED[next(iter(_FOLLOWED))]  # the oldest first
 
 
 def _paid_down(lines: Sequence[Transfer], payment: Transfer) -> list[Transfer]:
@@ -182,10 +220,16 @@ def _paid_down(lines: Sequence[Transfer], payment: Transfer) -> list[Transfer]:
 
 
 PREFER_LOOKS = 20_000
-PREFER_SETTLES = 64
-"""Most sets of preferred lines :func:`_keep_preferred` looks at, and most of them whose rest it
-settles, before it answers the plan without preference (still the fewest transfers). Sets are
-tried largest first, so keeping every line, or all but one or two, is always tried."""
+PREFER_WORK = 256
+"""Most sets of lines :func:`_keep_preferred` looks at, and most work it spends settling what
+they leave (1 for a rest of up to 12 balances, 16 up to 18, 64 above: the exact search's cost
+grows with the balances left), before it answers the plan without preference (still the fewest
+transfers). Sets are tried largest first, so keeping every line, or all but a few, is always
+tried; every plan of up to 8 lines is searched whole."""
+
+
+def _rest_cost(nonzero: int) -> int:
+    return 1 if nonzero <= 12 else 16 if nonzero <= 18 else 64
 
 
 def _keep_preferred(
@@ -200,8 +244,8 @@ def _keep_preferred(
     rest) is the fewest for ``balances``: any plan holding ``K`` clears the rest with its other
     lines. Sets are tried largest first, then in the order of ``prefer`` (the earliest lines
     win a tie), each first against a quick lower bound on the rest (everyone who still pays, or
-    everyone who is still owed, needs a line of their own), within :data:`PREFER_LOOKS` and
-    :data:`PREFER_SETTLES`; the first that fits wins. Deterministic: the same input gives the
+    everyone still owed, needs a line of their own), within :data:`PREFER_LOOKS` and
+    :data:`PREFER_WORK`; the first that fits wins. Deterministic: the same input gives the
     same plan.
     """
     position = {name: i for i, name in enumerate(balances)}
@@ -215,7 +259,7 @@ def _keep_preferred(
         pairs.add(pair)
         candidates.append(line)
     target = fresh.transfer_count
-    looks = settles = 0
+    looks = work = 0
     for size in range(min(len(candidates), target), 0, -1):
         for kept in combinations(candidates, size):
             looks += 1
@@ -231,8 +275,8 @@ def _keep_preferred(
             payees = sum(1 for amount in rest.values() if amount > 0)
             if size + max(payers, payees) > target:
                 continue
-            settles += 1
-            if settles > PREFER_SETTLES:
+            work += _rest_cost(payers + payees)
+            if work > PREFER_WORK:
                 return fresh
             others = _settle(rest, exact_limit).transfers
             kept_pairs = {(t.payer, t.payee) for t in kept}

@@ -261,8 +261,8 @@ def test_a_player_who_left_comes_back_with_their_balance(client: Any, five_seat_
                                                                     "Tomás": True}
     assert next(r for r in session["roster"] if r["name"] == "Rosa")["as_of_hand"] == 1
     plan = client.get(f"{base}/settlement", headers=headers).get_json()
-    assert {"from": "Rosa", "to": "Dee", "amount": 50} in [{k: t[k] for k in ("from", "to", "amount")}
-                                                            for t in plan["transfers"]]
+    # each transfer also says which hands explain it (issue 20 item 9): Rosa's is her hand 1
+    assert {"from": "Rosa", "to": "Dee", "amount": 50, "because": [{"hand": 1, "amount": 50}]} in plan["transfers"]
 
 
 def test_a_seat_fix_is_all_or_nothing_and_names_the_hand(client: Any, five_seat_night: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy.sql import ClauseElement
 
-from ledger import create_app, figures
+from ledger import create_app, figures, payments
 from ledger import night as ledger_night
 from ledger import night_reads
 from ledger.access import _KEY_BY_HASH
@@ -50,6 +50,10 @@ PLANS = {
     "the renames since they sat in": (night_reads._RENAMES_AFTER, NIGHT | {"after": 4},
                                       ["SEARCH audit_event USING INDEX (session_id, action, id) "
                                        "(session_id=? AND action=? AND id>?)"]),
+    # why each settle-up line (issue 20 item 9): the newest hands, a range at a time, and their transfers
+    "the hands that explain the plan": (payments._HAND_TRANSFERS, NIGHT | {"low": 400, "high": 464},
+                                        ["SEARCH hand USING INDEX (session_id, number, version) (session_id=? AND number>? AND number<?)",
+                                         "SEARCH hand_transfer USING INDEX (hand_id) (hand_id=?)"]),
     "balances and last hands": (figures._PLAYER_FIGURES, NIGHT,
                                 ["SEARCH player_figures USING INDEX (session_id, player) (session_id=?)"]),
     "the phone's key": (_KEY_BY_HASH, {"hash": "0" * 64},

@@ -167,7 +167,10 @@ def test_payments_from_the_phone_shrink_the_plan_ask_before_overpaying_and_the_o
     after = club_body(client, club)
     assert after["balances"][first["from"]] == finals[first["from"]] + part
     assert after["balances"][first["to"]] == finals[first["to"]] - part
-    assert after["settlement"]["transfers"][0] == first | {"amount": first["amount"] - part}
+    line = after["settlement"]["transfers"][0]
+    assert {k: line[k] for k in ("from", "to", "amount")} == {"from": first["from"], "to": first["to"],
+                                                            "amount": first["amount"] - part}
+    assert sum(reason["amount"] for reason in line["because"]) == line["amount"]  # issue 20 item 9
 
     # more than the payer owes: asked first, with what was typed kept; recorded only when confirmed
     owes = -after["balances"][first["from"]]

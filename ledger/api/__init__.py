@@ -47,6 +47,7 @@ from ledger.payments import because_json, carried_into, explained_settlement
 from ledger.rules import RuleSet, score_entry
 from ledger.rules.words import Sentence
 from ledger.settlement import UnbalancedError, settle
+from ledger.transfers import Transfer
 
 SESSION_FIELD_CODES = {"stake": "invalid_stake"}
 
@@ -61,12 +62,16 @@ def score() -> Any:
 @bp.post("/settle")
 @limiter.limit(settle_limit)
 def settle_balances() -> Any:
-    """``{"balances": {player: int}}`` → ``{"transfers", "transfer_count", "minimal"}``;
-    422 ``unbalanced`` when the balances do not sum to zero, 422 ``invalid_entry`` past 64
-    balances or 24 non-zero ones; 429 ``too_many_attempts`` past ``SETTLE_LIMIT`` per client."""
+    """``{"balances": {player: int}, "prefer"?: [{from, to, amount}]}`` → ``{"transfers",
+    "transfer_count", "minimal"}``: the fewest transfers, and among such plans the one keeping
+    the most lines of ``prefer`` (the plan shown before); 422 ``unbalanced`` when the balances
+    do not sum to zero, 422 ``invalid_entry`` past 64 balances or 24 non-zero ones, or for a
+    ``prefer`` line that is not one (field ``prefer.<i>.from``, ``.to`` or ``.amount``); 429
+    ``too_many_attempts`` past ``SETTLE_LIMIT`` per client."""
     data = load(SettleSchema(), json_body())
+    prefer = [Transfer(line["payer"], line["payee"], line["amount"]) for line in data["prefer"]]
     try:
-        plan = settle(data["balances"])
+        plan = settle(data["balances"], prefer=prefer)
     except UnbalancedError as exc:
         raise ApiError(422, "unbalanced", N_("balances must sum to zero, but they sum to {total}"), "balances",
                        total=exc.total_minor) from None

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
 
-from ledger.api.responses import Answer, MONEY, SettlePlanSchema, _net
+from ledger.api.responses import Answer, MONEY, SettlePlanSchema, TransferSchema, _net
 from ledger.api.schemas import AMOUNT_BOUNDS, MAX_NUMBER, NAME_BOUNDS
 from ledger.clubs.import_schema import ClubImportSchema  # noqa: F401  (the import's body, its shape and bounds)
 from ledger.i18n import LANGUAGES
@@ -156,13 +156,32 @@ class ClubNightOutSchema(Answer):
     carried = fields.Boolean(required=True, metadata={"description": "Closed with carry-over into the club balances."})
 
 
+class ClubBecauseSchema(Answer):
+    """One reason of a club transfer: part of what a night carried into its payer's balance."""
+
+    session_id = fields.String(metadata={"description": "The carried night whose debt this part is."})
+    payment = fields.Integer(metadata={
+        "description": "Instead of `session_id`: a club payment the payer received beyond what they were owed."})
+    amount = fields.Integer(required=True, validate=validate.Range(min=1), metadata=MONEY)
+
+
+class ClubTransferSchema(TransferSchema):
+    because = fields.List(fields.Nested(ClubBecauseSchema), required=True, metadata={
+        "description": "The nights that explain this transfer, oldest first, summing exactly to `amount` "
+                       "(the payer's most recent nights that carried a debt)."})
+
+
+class ClubSettlementSchema(SettlePlanSchema):
+    transfers = fields.List(fields.Nested(ClubTransferSchema), required=True)
+
+
 class ClubSchema(Answer):
     id = fields.String(required=True)
     name = fields.String(required=True)
     currency = fields.String(required=True)
     members = fields.List(fields.Nested(ClubMemberOutSchema), required=True)
     balances = _net("Each member's running club balance (carried nights less payments).")
-    settlement = fields.Nested(SettlePlanSchema, required=True)
+    settlement = fields.Nested(ClubSettlementSchema, required=True)
     nights = fields.List(fields.Nested(ClubNightOutSchema), required=True)
 
 

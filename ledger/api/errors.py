@@ -92,6 +92,8 @@ SCHEMA_MESSAGES: tuple[str, ...] = (
     N_("Send at most {most} balances at once; {count} were sent."),
     N_("Settle at most {most} non-zero balances at once; {count} were sent."),
     N_("A player must be named by a non-empty text."),
+    N_("{name} is not one of the balances sent."),
+    N_("A line needs two different players."),
     N_("The period must start on or before the day it ends."),
     N_("Send one of the language codes {choices}, or null to follow the reader."),
     N_("unknown currency code {code}"),

@@ -55,9 +55,28 @@ class SettlePlanSchema(Answer):
     minimal = fields.Boolean(required=True, metadata={"description": "True when proven to be the fewest."})
 
 
-class SettlementSchema(SettlePlanSchema):
-    """A session's settle-up plan for what is still outstanding."""
+class BecauseSchema(Answer):
+    """One reason of a settle-up transfer: part of a loss of its payer (:mod:`ledger.allocation`)."""
 
+    hand = fields.Integer(metadata={"description": "The hand whose loss this part is."})
+    payment = fields.Integer(metadata={
+        "description": "Instead of `hand`: a payment the payer received beyond what they were owed."})
+    amount = fields.Integer(required=True, validate=validate.Range(min=1), metadata={
+        "description": "Minor units: the part of that loss that explains the transfer."})
+
+
+class ExplainedTransferSchema(TransferSchema):
+    because = fields.List(fields.Nested(BecauseSchema), required=True, metadata={
+        "description": "The payer's losses that explain this transfer, oldest first, summing exactly to `amount`: "
+                       "their most recent losing hands, their wins counted against their earliest losses; a hand "
+                       "may be split between the payer's transfers, never used more than it lost."})
+
+
+class SettlementSchema(SettlePlanSchema):
+    """A session's settle-up plan for what is still outstanding; while people pay it keeps the
+    lines nobody paid (among the plans with the fewest transfers)."""
+
+    transfers = fields.List(fields.Nested(ExplainedTransferSchema), required=True)
     balances = _net("Each player's running net of the counted hands.")
     outstanding = _net("Balances less the payments made.")
     carried_into = fields.String(allow_none=True, metadata={

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
 
 from ledger.export import CSV_TABLES
 from ledger.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
@@ -209,10 +209,26 @@ class PaymentSchema(Schema):
     )
 
 
+class PreferLineSchema(Schema):
+    """One line of a plan shown before (``POST /api/v1/settle``'s ``prefer``)."""
+
+    class Meta:
+        unknown = RAISE
+
+    payer = fields.String(required=True, data_key="from", validate=validate.Length(min=1, max=120))
+    payee = fields.String(required=True, data_key="to", validate=validate.Length(min=1, max=120))
+    amount = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=10**15),
+                            metadata={"description": "Minor units."})
+
+
 class SettleSchema(Schema):
     """``POST /api/v1/settle``: ``balances`` maps players (names that are not blank) to signed
     ints (minor units); at most :data:`~ledger.limits.SETTLE_MAX_BALANCES` entries,
-    :data:`~ledger.limits.SETTLE_MAX_NONZERO` of them non-zero."""
+    :data:`~ledger.limits.SETTLE_MAX_NONZERO` of them non-zero. ``prefer`` (optional, at most as
+    many lines as balances may be sent) is a plan shown before: among the plans with the fewest
+    transfers the one keeping the most of its lines is answered (:func:`ledger.settlement.settle`);
+    each line names two different players of ``balances`` (else 422 naming ``prefer.<i>.from`` or
+    ``.to``)."""
 
     class Meta:
         unknown = RAISE
@@ -239,6 +255,21 @@ class SettleSchema(Schema):
             raise ValidationError(
                 f"Settle at most {SETTLE_MAX_NONZERO} non-zero balances at once; {nonzero} were sent."
             )
+
+    prefer = fields.List(fields.Nested(PreferLineSchema), load_default=list,
+                         validate=validate.Length(max=SETTLE_MAX_BALANCES), metadata={
+                             "description": "Optional: the plan shown before (`from`, `to`, `amount`); among the plans "
+                                            "with the fewest transfers, the one keeping the most of its lines."})
+
+    @validates_schema
+    def _prefer_names(self, data: dict[str, Any], **_: Any) -> None:
+        balances = data.get("balances", {})
+        for index, line in enumerate(data.get("prefer", [])):
+            for key, name in (("from", line["payer"]), ("to", line["payee"])):
+                if name not in balances:
+                    raise ValidationError({"prefer": {index: {key: [f"{name} is not one of the balances sent."]}}})
+            if line["payer"] == line["payee"]:
+                raise ValidationError({"prefer": {index: {"to": ["A line needs two different players."]}}})
 
 
 class ExportQuerySchema(Schema):

@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 from ledger import night as ledger_night
 from ledger.access import Actor
 from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
+from ledger.clubs.reasons import explained_plan_json
 from ledger.clubs.roster import (ClubActor, club_event, join_roster, member_by_name, member_json, members_of,
                                  NIGHT_ROLE, refuse_look_alike)
 from ledger.db import begin_write
@@ -324,8 +325,9 @@ def payment_json(db: Session, payment: ClubPayment) -> dict[str, Any]:
 
 def club_json(db: Session, club: Club) -> dict[str, Any]:
     """The club as ``GET /api/v1/clubs/{id}`` shows it: ``{id, name, currency, timezone,
-    members: [{id, name, language?}], balances: {name: int}, settlement: {transfers, transfer_count,
-    minimal}, nights: [{id, name, started_at, closed_at, carried, status}]}``."""
+    members: [{id, name, language?}], balances: {name: int}, settlement: {transfers: [{from, to, amount,
+    because: [{session_id, amount}]}], transfer_count, minimal} (the nights that explain each transfer,
+    :mod:`ledger.clubs.reasons`), nights: [{id, name, started_at, closed_at, carried, status}]}``."""
     return {
         "id": club.id,
         "name": club.name,
@@ -333,7 +335,7 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
         "timezone": club.timezone,
         "members": [member_json(m) for m in members_of(db, club)],
         "balances": balances(db, club),
-        "settlement": settlement_plan(db, club).to_json(),
+        "settlement": explained_plan_json(db, club),
         "nights": [{"id": n.id, "name": n.name, "started_at": n.created_at.isoformat(),
                     "closed_at": n.closed_at.isoformat() if n.closed_at else None,
                     "carried": carried_of(n, link), "status": n.status} for n, link in nights_of(db, club)],
