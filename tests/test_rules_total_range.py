@@ -48,3 +48,26 @@ def test_the_ranges_follow_the_house_rules() -> None:
     assert total_range(RuleSet.from_spec({"preset": "classic", "toggles": {"held_spreads_count": False}}),
                        "dry_stock") == (0, 50)
     assert total_range(classic, "deal_tonk") == (6, 50)  # four aces and a 2
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULES if RuleSet.from_spec(r).hand_size == 5])
+def test_a_dealt_hand_declares_at_least_the_lowest_deal_and_the_engine_agrees(ruleset: dict[str, Any]) -> None:
+    """§9.2: a 5-card hand totals 6 to 50 without jokers (four aces and a two); a dealt hand
+    given as a total only is refused below the lowest deal and taken at it."""
+    rules = RuleSet.from_spec(ruleset)
+    lowest = total_range(rules, "deal_tonk")[0]
+    if rules.jokers == 0:
+        assert lowest == 6
+
+    def code(total: int) -> str | None:
+        try:
+            score_entry({"ruleset": ruleset, "players": ["Dee", "Rosa"], "stake": 25,
+                         "outcome": {"kind": "deal_tonk", "claimants": ["Dee"]},
+                         "hands": {"Dee": {"cards": ["KH", "QH", "JH", "10H", "KD"]},
+                                   "Rosa": {"total": total}}})
+        except HandError as err:
+            return err.code
+        return None
+
+    assert code(lowest - 1) == "total_out_of_range"
+    assert code(lowest) is None
