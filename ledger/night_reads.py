@@ -201,7 +201,7 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "roster": roster_of(night, figures.last_hands(db, night)),
         "stakes": [change.to_json() for change in figures.stake_changes(db, night)],
         "club": link.club_id if link is not None else None,
-        "carried": link.carried if link is not None else None,
+        "carried": ("pending" if link.carry_state == "pending" else link.carried) if link is not None else None,
     }
 
 

@@ -30,6 +30,9 @@ class ClubCreateSchema(Schema):
                              metadata={"description": "IANA time zone the club's dates are read in; default UTC."})
     members = fields.List(fields.String(metadata=NAME_BOUNDS), load_default=list, validate=validate.Length(max=200),
                           metadata={"description": "Names to put on the roster at once (optional)."})
+    carry_needs_owner = fields.Boolean(load_default=True, truthy={True}, falsy={False}, metadata={
+        "description": "A night hosted through a member's token carries into the club's balances only with the "
+                       "owner's carry call (default true)."})
 
     @validates("timezone")
     def _timezone(self, value: str, **_: Any) -> None:
@@ -42,6 +45,16 @@ class ClubCreateSchema(Schema):
             minor_digits(value)
         except ValueError as exc:
             raise ValidationError(str(exc)) from None
+
+
+class ClubSettingsSchema(Schema):
+    """``PATCH /api/v1/clubs/{id}`` (owner): ``{carry_needs_owner}``."""
+
+    class Meta:
+        unknown = RAISE
+
+    carry_needs_owner = fields.Boolean(required=True, truthy={True}, falsy={False}, metadata={
+        "description": "A night hosted through a member's token carries only with the owner's carry call."})
 
 
 LANGUAGE_CODES = tuple(LANGUAGES)
@@ -153,7 +166,19 @@ class ClubNightOutSchema(Answer):
     name = fields.String(required=True)
     started_at = fields.String(required=True)
     closed_at = fields.String(required=True, allow_none=True)
-    carried = fields.Boolean(required=True, metadata={"description": "Closed with carry-over into the club balances."})
+    carried = fields.Raw(required=True, metadata={
+        "description": "true: closed with carry-over into the club balances; false: not (settled in cash, open, or "
+                       "its carry undone); \"pending\": closed with carry-over by a member's night, waiting for the "
+                       "owner's carry call (nothing moved).",
+        "oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["pending"]}]})
+    status = fields.String(metadata={"description": "open or closed."})
+    hosted_by = fields.String(validate=validate.OneOf(("owner", "member")), metadata={
+        "description": "The club role of the token that started the night."})
+    carried_by = fields.String(allow_none=True, validate=validate.OneOf(("owner", "member")), metadata={
+        "description": "Whose say carried the night (null while not carried)."})
+    carry_state = fields.String(allow_none=True, validate=validate.OneOf(("pending", "carried", "uncarried")),
+                                metadata={"description": "null, pending, carried (by the owner's call) or uncarried "
+                                                         "(the owner undid the carry)."})
 
 
 class ClubBecauseSchema(Answer):
@@ -182,6 +207,8 @@ class ClubSchema(Answer):
     members = fields.List(fields.Nested(ClubMemberOutSchema), required=True)
     balances = _net("Each member's running club balance (carried nights less payments).")
     settlement = fields.Nested(ClubSettlementSchema, required=True)
+    carry_needs_owner = fields.Boolean(metadata={
+        "description": "A member-hosted night closed with carry_over waits for the owner's carry call."})
     nights = fields.List(fields.Nested(ClubNightOutSchema), required=True)
 
 

@@ -20,7 +20,7 @@ from ledger.api.errors import ApiError
 from ledger.api.requests import bearer_token, bp, idempotency_key, json_body, load
 from ledger.api.share_links import share_json
 from ledger.api.club_schemas import (
-    ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, MemberSchema, MemberUpdateSchema,
+    ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, ClubSettingsSchema, MemberSchema, MemberUpdateSchema,
 )
 from ledger.clubs import carry, roster
 from ledger.clubs.models import Club
@@ -77,7 +77,8 @@ def create_club() -> Any:
     data = load(ClubCreateSchema(), json_body())
     db = get_session()
     club, token = roster.create_club(db, name=data["name"], currency=data["currency"],
-                                     timezone=data["timezone"], members=data["members"])
+                                     timezone=data["timezone"], members=data["members"],
+                                     carry_needs_owner=data["carry_needs_owner"])
     response = jsonify(carry.club_json(db, club) | club_share_json(club, token))
     response.headers["Location"] = url_for("api.get_club", club_id=club.id)
     return response, 201
@@ -100,6 +101,45 @@ def get_club(club_id: str) -> Any:
     """``{id, name, currency, members, balances, settlement, nights}`` (any club role)."""
     club, _actor = club_authorised(club_id)
     return jsonify(carry.club_json(get_session(), club))
+
+
+@bp.patch("/clubs/<club_id:club_id>")
+def update_club(club_id: str) -> Any:
+    """Owner: ``{carry_needs_owner}`` → 200 the club (as ``GET``); 403 ``role_forbidden`` for a
+    member or viewer; 422 ``invalid_entry`` for anything else in the body."""
+    club, actor = club_authorised(club_id)
+    data = load(ClubSettingsSchema(), json_body())
+    db = get_session()
+    roster.set_carry_needs_owner(db, club, data["carry_needs_owner"], actor)
+    return jsonify(carry.club_json(db, club))
+
+
+@bp.post("/clubs/<club_id>/nights/<session_id>/carry")
+def carry_club_night(club_id: str, session_id: str) -> Any:
+    """Owner: carry a closed night waiting for the owner (``carried: "pending"``), or one whose
+    carry was undone, into the club's balances → 200 the club (as ``GET``); 403
+    ``role_forbidden`` (member, viewer), 404 ``session_not_found``, 409 ``night_not_pending``."""
+    from ledger.clubs.night_access import club_night_of
+
+    club, actor = club_authorised(club_id)
+    db = get_session()
+    night = club_night_of(db, club, session_id)
+    carry.carry_night(db, club, night, actor)
+    return jsonify(carry.club_json(db, club))
+
+
+@bp.post("/clubs/<club_id>/nights/<session_id>/uncarry")
+def uncarry_club_night(club_id: str, session_id: str) -> Any:
+    """Owner: undo a carried night with reversing entries (nothing deleted, audited) → 200 the
+    club; the night's outstanding amounts are paid at the night again. 403 ``role_forbidden``
+    (member, viewer), 404 ``session_not_found``, 409 ``night_not_carried``."""
+    from ledger.clubs.night_access import club_night_of
+
+    club, actor = club_authorised(club_id)
+    db = get_session()
+    night = club_night_of(db, club, session_id)
+    carry.uncarry_night(db, club, night, actor)
+    return jsonify(carry.club_json(db, club))
 
 
 @bp.get("/clubs/<club_id>/share")

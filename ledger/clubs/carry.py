@@ -79,7 +79,7 @@ def start_night(
         first_dealer=dealer, timezone=timezone or club.timezone)
     for _attempt in range(3):
         begin_write(db)
-        db.add(ClubNight(session_id=night.id, club_id=club.id))
+        db.add(ClubNight(session_id=night.id, club_id=club.id, host_role=actor.role))
         for seat in night.players:
             member = join_roster(db, club, seat, actor, "players")
             db.add(ClubSeat(session_id=night.id, member_id=member.id, name=seat))
@@ -154,6 +154,10 @@ def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry
     if night.status != "closed":
         night = _close(db, club, night, actor, bool(carry_over))
     link = db.get(ClubNight, night.id)
+    if link is not None and link.carry_state == "pending" and carry_over is False:
+        raise NightError(409, "session_closed",
+                         N_("This night was already closed to be carried into the balances of {club}; it waits "
+                            "for the owner's say."), "carry_over", {"carried": "pending"}, club=club.name)
     if carry_over is None or link is None or link.carried is None or link.carried == carry_over:
         return night
     if link.carried:
@@ -171,10 +175,18 @@ def _close(db: Session, club: Club, night: GameSession, actor: Actor, carry_over
     def carry() -> None:
         link = db.get(ClubNight, night.id)
         assert link is not None
-        link.carried = carry_over
-        db.add(link)
         members = seat_members(db, club, night, add=True)
         left = ledger_night.outstanding(db, night)
+        if carry_over and link.host_role == "member" and club.carry_needs_owner:
+            link.carry_state = "pending"  # a member's say alone moves nothing: the owner carries it
+            db.add(link)
+            club_event(db, club, ClubActor("member"), "night_carry_pending",
+                       after={"id": night.id, "name": night.name,
+                              "carrying": {members[name].name: amount for name, amount in left.items() if amount}})
+            return
+        link.carried = carry_over
+        link.carried_by = (link.host_role or "owner") if carry_over else None
+        db.add(link)
         carried = {}
         if carry_over:
             for name, amount in left.items():
@@ -187,6 +199,81 @@ def _close(db: Session, club: Club, night: GameSession, actor: Actor, carry_over
                    after={"id": night.id, "name": night.name, "carried": carried})
 
     return ledger_night.close_night(db, night, actor, before_commit=carry)
+
+
+def carry_night(db: Session, club: Club, night: GameSession, actor: ClubActor) -> ClubNight:
+    """The owner's say (issue 20 item 5): carry a closed night waiting for it (``carry_state``
+    ``pending``) or one whose carry was undone (``uncarried``) into the club's balances, each
+    member's outstanding amount at the night now (:func:`ledger.night.outstanding`) as one
+    :class:`ClubCarry`; audited ``night_carried`` with ``by: "owner"`` (committed). Raises
+    :class:`~ledger.clubs.roster.ClubAccessDenied` (403 ``role_forbidden``) unless the owner;
+    :class:`NightError` 409 ``night_not_pending`` for a night that is open, already carried or
+    settled in cash."""
+    actor.require("carry")
+    begin_write(db)
+    db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()  # one say at a time
+    link = db.get(ClubNight, night.id, populate_existing=True)
+    db.refresh(night)
+    assert link is not None
+    if night.status != "closed" or link.carried is True or link.carry_state not in ("pending", "uncarried"):
+        db.rollback()
+        raise NightError(409, "night_not_pending",
+                         N_("Only a closed night waiting for the owner, or one whose carry was undone, can be "
+                            "carried into the balances of {club}."), "session_id", club=club.name)
+    members = seat_members(db, club, night, add=True, actor=actor)
+    carried = {}
+    for name, amount in ledger_night.outstanding(db, night).items():
+        if amount:
+            db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=members[name].id, amount_minor=amount))
+            carried[members[name].name] = amount
+    link.carried, link.carry_state, link.carried_by = True, "carried", actor.role
+    db.add(link)
+    club_event(db, club, actor, "night_carried", after={"id": night.id, "name": night.name, "carried": carried,
+                                                        "by": actor.role})
+    db.commit()
+    return link
+
+
+def uncarry_night(db: Session, club: Club, night: GameSession, actor: ClubActor) -> ClubNight:
+    """The owner undoes a carried night (committed): each of its carry rows not yet reversed
+    gets a ``reversal`` row of the negated amount (nothing is deleted), so the club's balances
+    lose what the night carried and the night's own outstanding amounts are to be paid at the
+    night again (its payments are allowed again); audited ``night_uncarried``. The owner may
+    carry it again (:func:`carry_night`). Raises ``ClubAccessDenied`` (403) unless the owner;
+    :class:`NightError` 409 ``night_not_carried`` for a night that is not carried now."""
+    actor.require("uncarry")
+    begin_write(db)
+    db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()
+    link = db.get(ClubNight, night.id, populate_existing=True)
+    db.refresh(night)
+    assert link is not None
+    if night.status != "closed" or link.carried is not True:
+        db.rollback()
+        raise NightError(409, "night_not_carried",
+                         N_("This night's balances are not carried into {club}, so there is no carry to undo."),
+                         "session_id", club=club.name)
+    rows = list(db.exec(select(ClubCarry).where(ClubCarry.session_id == night.id).order_by(ClubCarry.id)))
+    reversed_ids = {r.reverses for r in rows if r.kind == "reversal"}
+    names = {m.id: m.name for m in members_of(db, club)}
+    undone: dict[str, int] = {}
+    for row in rows:
+        if row.kind == "carry" and row.id not in reversed_ids:
+            db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=row.member_id,
+                             amount_minor=-row.amount_minor, kind="reversal", reverses=row.id))
+            undone[names[row.member_id]] = undone.get(names[row.member_id], 0) - row.amount_minor
+    before_by = link.carried_by
+    link.carried, link.carry_state, link.carried_by = False, "uncarried", None
+    db.add(link)
+    club_event(db, club, actor, "night_uncarried", before={"id": night.id, "carried_by": before_by},
+               after={"id": night.id, "name": night.name, "reversed": undone})
+    db.commit()
+    return link
+
+
+def carried_answer(night: GameSession, link: ClubNight) -> bool | str:
+    """A night's ``carried`` in answers: ``"pending"`` while it waits for the owner's carry,
+    else :func:`carried_of` (true/false as before)."""
+    return "pending" if link.carry_state == "pending" else carried_of(night, link)
 
 
 def _club_role(night_role: str) -> str:
@@ -327,7 +414,8 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
     """The club as ``GET /api/v1/clubs/{id}`` shows it: ``{id, name, currency, timezone,
     members: [{id, name, language?}], balances: {name: int}, settlement: {transfers: [{from, to, amount,
     because: [{session_id, amount}]}], transfer_count, minimal} (the nights that explain each transfer,
-    :mod:`ledger.clubs.reasons`), nights: [{id, name, started_at, closed_at, carried, status}]}``."""
+    :mod:`ledger.clubs.reasons`), carry_needs_owner, nights: [{id, name, started_at, closed_at, carried
+    (true, false or "pending"), status, hosted_by (club role), carried_by (club role or null), carry_state}]}``."""
     return {
         "id": club.id,
         "name": club.name,
@@ -336,9 +424,12 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
         "members": [member_json(m) for m in members_of(db, club)],
         "balances": balances(db, club),
         "settlement": explained_plan_json(db, club),
+        "carry_needs_owner": club.carry_needs_owner,
         "nights": [{"id": n.id, "name": n.name, "started_at": n.created_at.isoformat(),
                     "closed_at": n.closed_at.isoformat() if n.closed_at else None,
-                    "carried": carried_of(n, link), "status": n.status} for n, link in nights_of(db, club)],
+                    "carried": carried_answer(n, link), "status": n.status,
+                    "hosted_by": link.host_role or "owner", "carried_by": link.carried_by if link.carried else None,
+                    "carry_state": link.carry_state} for n, link in nights_of(db, club)],
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, Column, String, UniqueConstraint, true
 from sqlmodel import Field, SQLModel
 
 from ledger.models import _utc_column, utcnow
@@ -28,6 +28,7 @@ class Club(SQLModel, table=True):
     currency: str = Field(max_length=3)
     timezone: str = Field(default="UTC", max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    carry_needs_owner: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, server_default=true()))
 
 
 class ClubMember(SQLModel, table=True):
@@ -65,13 +66,24 @@ class ClubKey(SQLModel, table=True):
 
 class ClubNight(SQLModel, table=True):
     """A night played inside a club. ``carried`` is ``None`` while the night is open, then
-    ``True`` (what was still owed went into the club balances) or ``False`` (settled in cash)."""
+    ``True`` (what was still owed went into the club balances) or ``False`` (settled in cash, or
+    carried and then undone by the owner: ``carry_state`` ``"uncarried"``).
+
+    ``host_role`` is the club role of the token that started the night (``owner``, ``member``;
+    ``None`` for nights started before it was kept: the owner's). ``carry_state`` is ``None``
+    (open, cash, or carried as closed), ``"pending"`` (closed with carry-over by a member-hosted
+    night of a club whose ``carry_needs_owner`` holds: nothing moved, ``carried`` is ``None``),
+    ``"carried"`` (carried by the owner's carry call) or ``"uncarried"``. ``carried_by`` is the
+    club role whose say carried it (``None`` while not carried)."""
 
     __tablename__ = "club_night"
 
     session_id: str = Field(foreign_key="game_session.id", primary_key=True, max_length=32)
     club_id: str = Field(foreign_key="club.id", index=True, max_length=32)
     carried: bool | None = Field(default=None)
+    host_role: str | None = Field(default=None, max_length=16)
+    carry_state: str | None = Field(default=None, max_length=16)
+    carried_by: str | None = Field(default=None, max_length=16)
 
 
 class ClubSeat(SQLModel, table=True):
@@ -88,7 +100,9 @@ class ClubSeat(SQLModel, table=True):
 
 class ClubCarry(SQLModel, table=True):
     """What one member still owed (negative) or was owed (positive) when a night closed with
-    carry-over, ``amount_minor``, now part of their running club balance."""
+    carry-over, ``amount_minor``, now part of their running club balance. ``kind`` is ``carry``,
+    or ``reversal`` for the owner's undoing of a carry (the negated amount of the carry row
+    ``reverses``): rows are never deleted, a reversal cancels them."""
 
     __tablename__ = "club_carry"
 
@@ -98,6 +112,8 @@ class ClubCarry(SQLModel, table=True):
     member_id: int = Field(foreign_key="club_member.id")
     amount_minor: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    kind: str = Field(default="carry", sa_column=Column(String(16), nullable=False, server_default="carry"))
+    reverses: int | None = Field(default=None)
 
 
 class ClubPayment(SQLModel, table=True):
@@ -121,7 +137,8 @@ class ClubPayment(SQLModel, table=True):
 
 class ClubEvent(SQLModel, table=True):
     """Something that changed a club: ``action`` (``club_created``, ``member_added``,
-    ``member_renamed``, ``member_language_set``, ``night_started``, ``night_carried``, ``night_settled_in_cash``,
+    ``member_renamed``, ``member_language_set``, ``night_started``, ``night_carried``, ``night_carry_pending``, ``night_uncarried``,
+    ``night_settled_in_cash``, ``club_settings_changed``,
     ``payment_recorded``, ``payment_voided``), who did it and ``detail`` (before/after)."""
 
     __tablename__ = "club_event"

@@ -44,7 +44,7 @@ def explained_plan(db: Session, club: Club) -> tuple[SettlementPlan, tuple[tuple
     order = db.exec(select(GameSession.id).join(ClubNight, ClubNight.session_id == GameSession.id)
                     .where(ClubNight.club_id == club.id).order_by(GameSession.created_at, GameSession.id))
     newest_first = events[::-1] + [("night", night, by_night[night]) for night in reversed(list(order))
-                                   if night in by_night]
+                                   if any(by_night.get(night, {}).values())]  # an undone carry explains nothing
     plan = settle(balances)
     return plan, explain(plan.transfers, newest_first)
 

@@ -34,7 +34,8 @@ from ledger.zones import DEFAULT_ZONE, is_known_zone
 CLUB_ROLES = ("owner", "member", "viewer")
 MAX_MEMBER_NAME = 80
 CLUB_PERMISSIONS: dict[str, frozenset[str]] = {
-    "owner": frozenset({"read", "start_night", "pay", "void_payment", "roster", "rename", "share"}),
+    "owner": frozenset({"read", "start_night", "pay", "void_payment", "roster", "rename", "share", "carry", "uncarry",
+                        "settings"}),
     "member": frozenset({"read", "start_night", "pay", "roster"}),
     "viewer": frozenset({"read"}),
 }
@@ -48,6 +49,12 @@ class ClubAccessDenied(AccessDenied):
         ("member", "void_payment"): N_("A club member cannot void payments; ask the club's owner."),
         ("member", "rename"): N_("A club member cannot rename members; ask the club's owner."),
         ("member", "share"): N_("A club member cannot share the club's links; ask the club's owner."),
+        ("member", "carry"): N_("A club member cannot carry a night into the club's balances; ask the club's owner."),
+        ("member", "uncarry"): N_("A club member cannot undo a carried night; ask the club's owner."),
+        ("member", "settings"): N_("A club member cannot change the club's settings; ask the club's owner."),
+        ("viewer", "carry"): N_("A club viewer cannot carry a night into the club's balances; ask the club's owner."),
+        ("viewer", "uncarry"): N_("A club viewer cannot undo a carried night; ask the club's owner."),
+        ("viewer", "settings"): N_("A club viewer cannot change the club's settings; ask the club's owner."),
         ("viewer", "start_night"): N_("A club viewer cannot start a night; ask the club's owner."),
         ("viewer", "pay"): N_("A club viewer cannot record payments; ask the club's owner."),
         ("viewer", "void_payment"): N_("A club viewer cannot void payments; ask the club's owner."),
@@ -111,8 +118,10 @@ def club_event(db: Session, club: Club, actor: ClubActor, action: str, **detail:
 
 
 def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAULT_ZONE,
-                members: Sequence[str] = ()) -> tuple[Club, str]:
-    """Open a club and return it with the owner's secret token (committed).
+                members: Sequence[str] = (), carry_needs_owner: bool = True) -> tuple[Club, str]:
+    """Open a club and return it with the owner's secret token (committed). With
+    ``carry_needs_owner`` (the default) a night a member hosts carries into the club's balances
+    only when the owner says so (:func:`ledger.clubs.carry.carry_night`).
 
     Raises :class:`HandError` ``invalid_entry`` naming ``name``, ``currency`` (not an ISO 4217
     code), ``timezone`` (not an IANA name) or ``members[i]`` (a bad or repeated name).
@@ -137,14 +146,16 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
     for _attempt in range(5):
         begin_write(db)
         token = access.new_host_token()
-        club = Club(id=secrets.token_urlsafe(9), name=name, currency=currency, timezone=timezone)
+        club = Club(id=secrets.token_urlsafe(9), name=name, currency=currency, timezone=timezone,
+                    carry_needs_owner=carry_needs_owner)
         db.add(club)
         db.flush()
         add_keys(db, club, club_secrets(token, club.id))
         for member in cleaned:
             db.add(ClubMember(club_id=club.id, name=member, name_key=name_key(member)))
         club_event(db, club, CLUB_SYSTEM, "club_created", after={
-            "name": name, "currency": currency, "timezone": timezone, "members": cleaned})
+            "name": name, "currency": currency, "timezone": timezone, "members": cleaned,
+            "carry_needs_owner": carry_needs_owner})
         try:
             db.commit()
         except IntegrityError:  # a table code shared with another club: draw new secrets
@@ -152,6 +163,23 @@ def create_club(db: Session, *, name: str, currency: str, timezone: str = DEFAUL
             continue
         return club, token
     raise RuntimeError("could not draw unique club secrets")
+
+
+def set_carry_needs_owner(db: Session, club: Club, value: bool, actor: ClubActor) -> Club:
+    """The owner sets the club's ``carry_needs_owner`` (committed; audited
+    ``club_settings_changed`` with before/after). Raises :class:`ClubAccessDenied` (403
+    ``role_forbidden``) unless the owner."""
+    actor.require("settings")
+    if club.carry_needs_owner is value:
+        return club
+    begin_write(db)
+    before = club.carry_needs_owner
+    club.carry_needs_owner = value
+    db.add(club)
+    club_event(db, club, actor, "club_settings_changed", before={"carry_needs_owner": before},
+               after={"carry_needs_owner": value})
+    db.commit()
+    return club
 
 
 def add_keys(db: Session, club: Club, keys: ClubSecrets) -> None:

@@ -1,7 +1,8 @@
 """Standings and statistics of a club for a period (all time, a date range, the last N nights).
 
 Counted nights are the club's closed nights (their finals are final), whether carried or
-settled in cash. A period keeps the nights whose start falls on ``date_from``..``date_to``
+settled in cash; a night closed to carry counts only while carried (not while it waits for the
+owner's say, nor after the owner undid its carry: issue 20 item 5). A period keeps the nights whose start falls on ``date_from``..``date_to``
 (inclusive, read in the club's time zone), then the last ``last`` of them. Per member:
 nights played, hands played (counted hands they were dealt into; redeals are not played), net
 (the sum of their finals: each night's running net over its counted hands, before payments),
@@ -115,11 +116,12 @@ class Standings:
 
 
 def counted_nights(db: Session, club: Club, period: Period) -> list[GameSession]:
-    """The club's closed nights in ``period``, oldest first."""
+    """The club's closed nights in ``period``, oldest first; a night closed to carry counts
+    only while carried (not while it waits for the owner, nor once its carry was undone)."""
     zone = ZoneInfo(club.timezone)
     kept = []
-    for night, _link in nights_of(db, club):
-        if night.status != "closed":
+    for night, link in nights_of(db, club):
+        if night.status != "closed" or link.carry_state in ("pending", "uncarried"):
             continue
         day = night.created_at.astimezone(zone).date()
         if period.date_from is not None and day < period.date_from:
