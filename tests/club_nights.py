@@ -57,12 +57,16 @@ def close(client: Any, night: dict[str, Any], carry_over: bool) -> dict[str, Any
 
 
 def three_nights(client: Any, club: dict[str, Any]) -> list[dict[str, Any]]:
-    """Nights 1 and 2 carried, night 3 settled in cash (its seats typed in other case and
+    """Nights 1 and 2 carried (night 2 hosted with the member link, so carried by the owner's
+    carry call: ``carry_needs_owner``), night 3 settled in cash (its seats typed in other case and
     with a decomposed accent: the same members)."""
     first = play_part(client, club, 0)
     close(client, first, True)
     second = play_part(client, club, 1, token=club["member_token"])
     close(client, second, True)
+    if club.get("carry_needs_owner", True):
+        carried = client.post(f"/api/v1/clubs/{club['id']}/nights/{second['id']}/carry", headers=bearer(club["token"]))
+        assert carried.status_code == 200, carried.get_json()
     third = play_part(client, club, 2, players=["dee", "MARCUS", "Rosa", "Toma\u0301s"])
     close(client, third, False)
     return [first, second, third]

@@ -24,24 +24,17 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('club', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('carry_needs_owner', sa.Boolean(), nullable=False, server_default=sa.true()))
-    with op.batch_alter_table('club_night', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('host_role', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True))
-        batch_op.add_column(sa.Column('carry_state', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True))
-        batch_op.add_column(sa.Column('carried_by', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True))
-    with op.batch_alter_table('club_carry', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('kind', sa.String(length=16), nullable=False, server_default='carry'))
-        batch_op.add_column(sa.Column('reverses', sa.Integer(), nullable=True))
+    # plain ALTER TABLE ... ADD/DROP COLUMN (SQLite >= 3.35 has both): a batch copy of ``club``
+    # would drop a table other tables' foreign keys point at
+    op.add_column('club', sa.Column('carry_needs_owner', sa.Boolean(), nullable=False, server_default=sa.true()))
+    op.add_column('club_night', sa.Column('host_role', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True))
+    op.add_column('club_night', sa.Column('carry_state', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True))
+    op.add_column('club_night', sa.Column('carried_by', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True))
+    op.add_column('club_carry', sa.Column('kind', sa.String(length=16), nullable=False, server_default='carry'))
+    op.add_column('club_carry', sa.Column('reverses', sa.Integer(), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('club_carry', schema=None) as batch_op:
-        batch_op.drop_column('reverses')
-        batch_op.drop_column('kind')
-    with op.batch_alter_table('club_night', schema=None) as batch_op:
-        batch_op.drop_column('carried_by')
-        batch_op.drop_column('carry_state')
-        batch_op.drop_column('host_role')
-    with op.batch_alter_table('club', schema=None) as batch_op:
-        batch_op.drop_column('carry_needs_owner')
+    for table, column in (('club_carry', 'reverses'), ('club_carry', 'kind'), ('club_night', 'carried_by'),
+                          ('club_night', 'carry_state'), ('club_night', 'host_role'), ('club', 'carry_needs_owner')):
+        op.drop_column(table, column)
