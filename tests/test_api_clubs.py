@@ -78,7 +78,8 @@ def test_a_club_night_takes_the_clubs_currency_and_seats_the_roster(client: Any)
     after = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()
     assert [m["name"] for m in after["members"]] == ["Dee", "Marcus", "Rosa", "Tomás", "Zed"]
     assert after["nights"] == [{"id": night["id"], "name": night["name"], "started_at": night["created_at"],
-                                "closed_at": None, "carried": False, "status": "open"}]
+                                "closed_at": None, "carried": False, "status": "open", "hosted_by": "member",
+                                "carried_by": None, "carry_state": None}]
 
 
 def test_nights_outside_clubs_keep_working_and_cannot_carry(client: Any, open_night: dict[str, Any]) -> None:

@@ -67,9 +67,11 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
                 "created_at": _at(night.created_at), "closed_at": _at(night.closed_at),
             },
             "carried": link.carried,
+            "host_role": link.host_role, "carry_state": link.carry_state, "carried_by": link.carried_by,
             "seats": [{"member_id": s.member_id, "name": s.name}
                       for s in db.exec(select(ClubSeat).where(ClubSeat.session_id == night.id).order_by(ClubSeat.id))],
-            "carries": [{"member_id": c.member_id, "amount": c.amount_minor, "created_at": _at(c.created_at)}
+            "carries": [{"member_id": c.member_id, "amount": c.amount_minor, "created_at": _at(c.created_at),
+                         "kind": c.kind}
                         for c in db.exec(select(ClubCarry).where(ClubCarry.session_id == night.id)
                                          .order_by(ClubCarry.id))],
             "hands": [{
@@ -91,7 +93,7 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "club": {"id": club.id, "name": club.name, "currency": club.currency, "timezone": club.timezone,
-                 "created_at": _at(club.created_at)},
+                 "created_at": _at(club.created_at), "carry_needs_owner": club.carry_needs_owner},
         "members": [{"id": m.id, "name": m.name, "created_at": _at(m.created_at), "language": m.language}
                     for m in members_of(db, club)],
         "nights": nights,
@@ -154,7 +156,8 @@ def _store(db: Session, doc: Mapping[str, Any], replayed: Replayed) -> tuple[Clu
     source = doc["club"]
     token = access.new_host_token()
     club = Club(id=secrets.token_urlsafe(9), name=source["name"], currency=source["currency"],
-                timezone=source["timezone"] or "UTC", created_at=source["created_at"])
+                timezone=source["timezone"] or "UTC", created_at=source["created_at"],
+                carry_needs_owner=source["carry_needs_owner"])
     db.add(club)
     db.flush()
     add_keys(db, club, club_secrets(token, club.id))
@@ -229,12 +232,22 @@ def _store_night(db: Session, club: Club, entry: Mapping[str, Any], results: lis
     db.add(night)
     db.flush()
     access.add_keys(db, night, access.table_secrets(night_token, night.id))
-    db.add(ClubNight(session_id=night.id, club_id=club.id, carried=entry["carried"]))
+    db.add(ClubNight(session_id=night.id, club_id=club.id, carried=entry["carried"], host_role=entry["host_role"],
+                     carry_state=entry["carry_state"], carried_by=entry["carried_by"]))
     for seat in entry["seats"]:
         db.add(ClubSeat(session_id=night.id, member_id=member_ids[seat["member_id"]], name=seat["name"]))
+    open_rows: list[ClubCarry] = []  # carry rows not yet reversed, oldest first
     for c in entry["carries"]:
-        db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=member_ids[c["member_id"]],
-                         amount_minor=c["amount"], created_at=c["created_at"]))
+        row = ClubCarry(club_id=club.id, session_id=night.id, member_id=member_ids[c["member_id"]],
+                        amount_minor=c["amount"], created_at=c["created_at"], kind=c["kind"])
+        if c["kind"] == "reversal":  # the replay checked it cancels an earlier carry row
+            undone = next(r for r in open_rows if r.member_id == row.member_id and r.amount_minor == -row.amount_minor)
+            open_rows.remove(undone)
+            row.reverses = undone.id
+        db.add(row)
+        db.flush()
+        if row.kind == "carry":
+            open_rows.append(row)
     connection = db.connection()
     for h, result in zip(entry["hands"], results):
         hand_id = connection.execute(_INSERT_HAND, {

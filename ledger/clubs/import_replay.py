@@ -205,9 +205,12 @@ def _status(night: Mapping[str, Any], session: Mapping[str, Any], where: str) ->
         if night["carries"]:
             raise refuse(f"{where}.carries[0]", OPEN_NIGHT)
     else:
+        pending = night.get("carry_state") == "pending"  # closed to carry, waiting for the owner: carried null
         for field, value in (("session.closed_at", session["closed_at"]), ("carried", night["carried"])):
-            if value is None:
+            if value is None and not (pending and field == "carried"):
                 raise refuse(f"{where}.{field}", CLOSED_NIGHT)
+        if pending and night["carried"] is not None:
+            raise mismatch(f"{where}.carried", night["carried"], None)
 
 
 def _hands(night: Mapping[str, Any], session: Mapping[str, Any], rules: RuleSet, roster: set[str],
@@ -411,7 +414,18 @@ def _carries(night: Mapping[str, Any], session: Mapping[str, Any], order: Sequen
                 if name not in seats:
                     raise refuse(f"{where}.seats", NO_SEAT, name=name)
                 expected.append({"member_id": seats[name], "amount": owed[name]})
-    carries = night["carries"]
+    carries, open_rows = [], []  # the rows not undone by an owner's reversal (issue 20 item 5), in order
+    for index, carry in enumerate(night["carries"]):
+        if carry.get("kind", "carry") != "reversal":
+            open_rows.append((index, carry))
+            continue
+        undone = next((row for row in open_rows if row[1]["member_id"] == carry["member_id"]
+                       and row[1]["amount"] == -carry["amount"]), None)
+        if undone is None:
+            raise mismatch(f"{where}.carries[{index}]", {"member_id": carry["member_id"], "amount": carry["amount"]},
+                           MISSING)
+        open_rows.remove(undone)
+    carries = [carry for _index, carry in open_rows]
     for index, carry in enumerate(carries):
         if index >= len(expected):
             raise mismatch(f"{where}.carries[{index}]", {"member_id": carry["member_id"], "amount": carry["amount"]},

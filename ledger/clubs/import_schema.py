@@ -65,6 +65,8 @@ class ImportClubSchema(_Part):
     currency = _text(3, least=3, required=True, metadata={"description": "ISO 4217 code, upper case."})
     timezone = _text(64, load_default=None, allow_none=True)
     created_at = _time(required=True)
+    carry_needs_owner = _flag(load_default=True, metadata={
+        "description": "A member-hosted night carries only with the owner's say (absent in older exports: true)."})
 
 
 class ImportMemberSchema(_Part):
@@ -103,6 +105,8 @@ class ImportCarrySchema(_Part):
     amount = _money(-MAX_EXACT_TOTAL, MAX_EXACT_TOTAL, "What the night left the member (minor units); must be "
                                                        "what the replay of the night gives.")
     created_at = _time(required=True)
+    kind = fields.String(load_default="carry", validate=validate.OneOf(("carry", "reversal")), metadata={
+        "description": "carry, or reversal (the owner's undoing: the negated amount of an earlier carry row)."})
 
 
 class ImportEntrySchema(_Part):
@@ -153,6 +157,10 @@ class ImportNightSchema(_Part):
     carried = _flag(required=True, allow_none=True, metadata={
         "description": "null while the night is open; true (carried into the club's balances) or false once "
                        "closed."})
+    host_role = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("owner", "member")))
+    carry_state = fields.String(load_default=None, allow_none=True,
+                                validate=validate.OneOf(("pending", "carried", "uncarried")))
+    carried_by = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("owner", "member")))
     seats = fields.List(fields.Nested(ImportSeatSchema), required=True)
     carries = fields.List(fields.Nested(ImportCarrySchema), required=True)
     hands = fields.List(fields.Nested(ImportHandSchema), required=True)
