@@ -44,7 +44,17 @@ def club_paths() -> dict[str, dict[str, Any]]:
             "(64 MiB by default), 413 above.",
             {201: _json(club.ClubImportedSchema, "The imported club and its new secrets.")}, (413,),
             body=club.ClubImportSchema, auth=False)},
-        "/clubs/{club_id}": {"get": _op("The club (any club role).", {200: the_club}, ())},
+        "/clubs/{club_id}": {"get": _op("The club (any club role).", {200: the_club}, ()),
+                             "patch": _op("Owner: the club's settings (carry_needs_owner); 403 role_forbidden for a "
+                                          "member or viewer.", {200: the_club}, (), body=club.ClubSettingsSchema)},
+        "/clubs/{club_id}/nights/{session_id}/carry": {"post": _op(
+            "Owner: carry a closed night waiting for the owner (carried \"pending\"), or one whose carry was "
+            "undone, into the club's balances; 403 role_forbidden (member, viewer), 404 session_not_found, "
+            "409 night_not_pending.", {200: the_club}, (404, 409))},
+        "/clubs/{club_id}/nights/{session_id}/uncarry": {"post": _op(
+            "Owner: undo a carried night with reversing entries (nothing deleted, audited); its payments are "
+            "taken at the night again. 403 role_forbidden, 404 session_not_found, 409 night_not_carried.",
+            {200: the_club}, (404, 409))},
         "/clubs/{club_id}/share": {"get": _op(
             "Owner's own link only: the club with its tokens, links and table code again.",
             {200: _json(club.ClubCreatedSchema, "The secrets.")}, ())},
