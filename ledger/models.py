@@ -100,9 +100,10 @@ class AccessKey(SQLModel, table=True):
     """A credential for one session: ``role`` is ``host``, ``player`` or ``viewer``; ``kind``
     is ``link`` (a token in a join link or an API bearer token), ``code`` (the short table
     code), ``device`` (a token minted for a phone that joined by code or link; the host can
-    promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code; its ``label``
-    holds the host token sealed under that code, see :func:`ledger.access.seal`). Only the
-    SHA-256 of the secret is stored."""
+    promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code, good once; its
+    ``label`` names its generation, see :func:`ledger.access.recovery_label`). Only the SHA-256
+    of the secret is stored; ``revoked_at`` is when the key was withdrawn (a removed phone,
+    links replaced, a recovery code used or replaced): the row stays, so the history can name it."""
 
     __tablename__ = "access_key"
 
