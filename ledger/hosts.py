@@ -21,6 +21,7 @@ from typing import Any
 import secrets
 
 from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ledger import access
@@ -193,16 +194,22 @@ def rotate(db: Session, night: GameSession, actor: Actor) -> str:
     joined keep their own tokens. Returns the new host token (the actor's phone keeps it).
     Raises as :func:`require_owner`."""
     require_owner(db, night, actor)
-    begin_write(db)
-    old = db.exec(select(AccessKey.id).where(
-        AccessKey.session_id == night.id, AccessKey.kind.in_(("link", "code", "recovery")),  # type: ignore[attr-defined]
-        AccessKey.revoked_at.is_(None))).all()  # type: ignore[union-attr]
-    _withdraw(db, [k for k in old if k is not None])
-    token = access.new_host_token()
-    access.add_keys(db, night, access.table_secrets(token, night.id))
-    audit(db, night, actor, "links_rotated", after={})
-    db.commit()
-    return token
+    for _attempt in range(5):
+        begin_write(db)
+        old = db.exec(select(AccessKey.id).where(
+            AccessKey.session_id == night.id, AccessKey.kind.in_(("link", "code", "recovery")),  # type: ignore[attr-defined]
+            AccessKey.revoked_at.is_(None))).all()  # type: ignore[union-attr]
+        _withdraw(db, [k for k in old if k is not None])
+        token = access.new_host_token()
+        access.add_keys(db, night, access.table_secrets(token, night.id))
+        audit(db, night, actor, "links_rotated", after={})
+        try:
+            db.commit()
+        except IntegrityError:  # a table code shared with another night: draw new secrets
+            db.rollback()
+            continue
+        return token
+    raise RuntimeError("could not draw unique table secrets")
 
 
 def recover_host(db: Session, code: str, device: str = "", night: GameSession | None = None
