@@ -29,12 +29,12 @@ ERROR_CODES = {
          "or the links renewed).",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
     404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
-         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, "
+         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `idempotency_key_reused`, `night_carried` (a payment or its void on "
          "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
-         "seating or stake than the night's now, with `changed`), `own_phone` (a phone cannot remove itself).",
+         "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself).",
     410: "`code_used`: the recovery code was used already, or replaced by a new one.",
     413: "`request_entity_too_large`: the body is past the server's limit (256 KiB; a club import's is "
          "`IMPORT_MAX_BYTES`, 64 MiB by default).",
