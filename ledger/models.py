@@ -185,7 +185,8 @@ class AuditEvent(SQLModel, table=True):
     """Something that changed a session: ``action`` (``session_created``, ``hand_recorded``,
     ``hand_voided``, ``hand_amended``, ``payment_recorded``, ``session_closed``, and the seating
     changes ``player_sat_in``, ``player_left``, ``stake_changed``, ``seats_swapped``,
-    ``player_renamed``), who did
+    ``player_renamed``; the phones and secrets ``cohost_added``, ``host_recovered``, ``phone_revoked``,
+    ``links_rotated``, ``recovery_code_issued``), who did
     it (``actor_role``, ``access_key_id``: which phone), when, and ``detail`` (before/after)."""
 
     __tablename__ = "audit_event"

@@ -124,7 +124,7 @@ class ClubPayment(SQLModel, table=True):
 class ClubEvent(SQLModel, table=True):
     """Something that changed a club: ``action`` (``club_created``, ``member_added``,
     ``member_renamed``, ``member_language_set``, ``night_started``, ``night_carried``, ``night_settled_in_cash``,
-    ``payment_recorded``, ``payment_voided``), who did it and ``detail`` (before/after)."""
+    ``payment_recorded``, ``payment_voided``, and the owner's ``device_revoked``, ``links_rotated``), who did it and ``detail`` (before/after)."""
 
     __tablename__ = "club_event"
 
