@@ -101,4 +101,7 @@ def test_a_co_host_sees_no_remove_or_renew_buttons_and_is_refused(host: dict[str
     refused = friend.post(f"/s/{sid}/phones/{own}/remove", data={"confirmed": "yes", "csrf_token": csrf_of(form)})
     assert refused.status_code == 302
     assert "a co-host cannot" in friend.get(refused.headers["Location"]).get_data(as_text=True)
+    asked = friend.post(f"/s/{sid}/rotate", data={"csrf_token": csrf_of(form)})  # no confirm page for it
+    assert asked.status_code == 302
+    assert "a co-host cannot" in friend.get(asked.headers["Location"]).get_data(as_text=True)
     assert c.get(f"/s/{sid}").status_code == 200

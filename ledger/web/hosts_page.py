@@ -55,6 +55,9 @@ def remove_phone(session_id: str, phone_id: int) -> Any:
     if phone_id > MAX_ID:
         abort(404)
     db = get_session()
+    if not hosts.is_owner(db, night, actor):  # a co-host: told why before any confirm page
+        flash(_(hosts.OWNER_ONLY), "error")
+        return redirect(url_for("web.phones", session_id=night.id))
     phone = next((p for p in hosts.phones(db, night) if p["id"] == phone_id), None)
     if phone is None:
         flash(_("That phone has not joined this night."), "error")
@@ -81,6 +84,9 @@ def rotate(session_id: str) -> Any:
     keep theirs). Without ``confirmed=yes`` the confirm page comes first. This phone keeps the
     new host token and sees the new links and recovery code on the table page."""
     night, actor = authorised(session_id, "keys")
+    if not hosts.is_owner(get_session(), night, actor):
+        flash(_(hosts.OWNER_ONLY), "error")
+        return redirect(url_for("web.phones", session_id=night.id))
     if request.form.get("confirmed") != "yes":
         return render_template(
             "confirm.html", night=night, title=_("New links and code?"), row=None,
