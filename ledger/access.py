@@ -8,9 +8,11 @@ A phone that joins by typing the table code, or by opening a player or viewer li
 token of its own (a ``device`` key), so the history can say which phone did what and the host
 can make that phone a co-host (:mod:`ledger.hosts`).
 
-The recovery code (16 characters of :data:`CODE_ALPHABET`, also derived from the host token)
-gives the host's rights back on a new phone: its key keeps the host token sealed under the code
-(see :func:`seal`), so only someone holding the code can unseal it.
+The recovery code (16 characters of :data:`CODE_ALPHABET`, derived from the host token and
+the code's generation, or random when a phone without the host token issues it) gives host
+rights back on a new phone, once: using it mints that phone a host token of its own and
+withdraws the code (:mod:`ledger.hosts`). Withdrawn keys keep their row with ``revoked_at`` set:
+a withdrawn bearer token answers 401 (:func:`revoked`), a withdrawn code is refused at ``/join``.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ TOKEN_KINDS = ("link", "device")  # keys whose secret is a bearer token (codes a
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 6
 RECOVERY_LENGTH = 16  # 80 bits: unguessable, still short enough to copy from paper
-SEALED_PREFIX = "sealed:"
+SEALED_PREFIX = "sealed:"  # how nights started before one-time codes labelled their recovery key
 
 KEYS = AccessKey.__table__  # type: ignore[attr-defined]
 # the key a bearer token opens, by the hash of the token: prepared once (every request runs it)
@@ -44,7 +46,7 @@ _KEY_BY_HASH = core_select(KEYS.c.id, KEYS.c.session_id, KEYS.c.role, KEYS.c.kin
 # what each role may do; reading is open to every role
 PERMISSIONS: dict[str, frozenset[str]] = {
     "host": frozenset({"read", "record", "pay", "void", "amend", "undo", "close", "void_payment", "share",
-                       "restore", "cohost", "seat"}),  # seat: sit in, leave, stake, swap seats, rename (ledger.seating)
+                       "restore", "cohost", "seat", "keys"}),  # keys: remove phones, new links/codes (ledger.hosts)  # seat: sit in, leave, stake, swap seats, rename (ledger.seating)
     "player": frozenset({"read", "record", "pay"}),
     "viewer": frozenset({"read"}),
 }
@@ -61,6 +63,7 @@ ROLE_REFUSALS: dict[tuple[str, str], str] = {
     ("player", "restore"): N_("A player cannot restore voided hands; ask the host."),
     ("player", "cohost"): N_("A player cannot make another phone a host; ask the host."),
     ("player", "seat"): N_("A player cannot change the seats, the stake or the names; ask the host."),
+    ("player", "keys"): N_("A player cannot remove phones or change the table's links and codes; ask the host."),
     ("viewer", "record"): N_("A viewer cannot record hands; ask the host."),
     ("viewer", "pay"): N_("A viewer cannot record payments; ask the host."),
     ("viewer", "void"): N_("A viewer cannot void hands; ask the host."),
@@ -72,6 +75,7 @@ ROLE_REFUSALS: dict[tuple[str, str], str] = {
     ("viewer", "restore"): N_("A viewer cannot restore voided hands; ask the host."),
     ("viewer", "cohost"): N_("A viewer cannot make another phone a host; ask the host."),
     ("viewer", "seat"): N_("A viewer cannot change the seats, the stake or the names; ask the host."),
+    ("viewer", "keys"): N_("A viewer cannot remove phones or change the table's links and codes; ask the host."),
 }
 # a role or action without a sentence of its own: named by their codes
 OTHER_REFUSAL = N_("Role {role} cannot do {action}; ask the host.")
@@ -147,46 +151,44 @@ def code_hash(code: str) -> str:
     return hash_secret("code:" + normalise_code(code))
 
 
-def derived_recovery_code(host_token: str, session_id: str) -> str:
-    """The session's recovery code, grouped for reading: ``ABCD-EFGH-JKLM-NPQR`` (16 characters
-    of :data:`CODE_ALPHABET`; 256 is a multiple of 32, so every character is uniform)."""
-    digest = _derive(host_token, "recovery", session_id)
+def _grouped_recovery(digest: bytes) -> str:
     raw = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:RECOVERY_LENGTH])
     return "-".join(raw[i:i + 4] for i in range(0, RECOVERY_LENGTH, 4))
 
 
+def derived_recovery_code(host_token: str, session_id: str, generation: int = 0) -> str:
+    """The session's recovery code of ``generation`` (0 when the night starts or its links are
+    renewed, then 1, 2, … for each new code the host's own phone issues), grouped for reading:
+    ``ABCD-EFGH-JKLM-NPQR`` (16 characters of :data:`CODE_ALPHABET`; 256 is a multiple of 32,
+    so every character is uniform)."""
+    purpose = "recovery" if generation == 0 else f"recovery:{generation}"
+    return _grouped_recovery(_derive(host_token, purpose, session_id))
+
+
+def random_recovery_code() -> str:
+    """A recovery code derived from nothing (a phone without the host token issues it): shown
+    once, never again."""
+    return _grouped_recovery(secrets.token_bytes(RECOVERY_LENGTH))
+
+
+RECOVERY_LABEL = "recovery code"  # a recovery key's label: "recovery code <generation>", or this alone when random
+
+
+def recovery_label(generation: int | None) -> str:
+    return RECOVERY_LABEL if generation is None else f"{RECOVERY_LABEL} {generation}"
+
+
+def recovery_generation(label: str) -> int | None:
+    """The generation :func:`recovery_label` wrote; 0 for a key of a night started before
+    generations (its label holds a sealed token); ``None`` for a random code."""
+    if label.startswith(SEALED_PREFIX):
+        return 0
+    tail = label[len(RECOVERY_LABEL):].strip()
+    return int(tail) if label.startswith(RECOVERY_LABEL) and tail.isdigit() else None
+
+
 def recovery_hash(code: str) -> str:
     return hash_secret("recovery:" + normalise_code(code))
-
-
-def _keystream(code: str, session_id: str, length: int) -> bytes:
-    stream = b""
-    block = 0
-    while len(stream) < length:
-        stream += hmac.new(normalise_code(code).encode(), f"seal:{session_id}:{block}".encode(),
-                           hashlib.sha256).digest()
-        block += 1
-    return stream[:length]
-
-
-def seal(host_token: str, code: str, session_id: str) -> str:
-    """The host token encrypted under the recovery code (XOR with an HMAC-SHA256 key stream
-    that is used for this one token only), as text for the recovery key's ``label``."""
-    raw = host_token.encode()
-    sealed = bytes(a ^ b for a, b in zip(raw, _keystream(code, session_id, len(raw))))
-    return SEALED_PREFIX + base64.urlsafe_b64encode(sealed).decode().rstrip("=")
-
-
-def unseal(sealed: str, code: str, session_id: str) -> str | None:
-    """The host token :func:`seal` hid, or ``None`` when ``sealed`` is not a sealed token."""
-    if not sealed.startswith(SEALED_PREFIX):
-        return None
-    text = sealed[len(SEALED_PREFIX):]
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        return bytes(a ^ b for a, b in zip(raw, _keystream(code, session_id, len(raw)))).decode()
-    except (ValueError, UnicodeDecodeError):
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +228,7 @@ def add_keys(db: Session, night: GameSession, table: TableSecrets) -> None:
                      label="table code"))
     if table.recovery_code:
         db.add(AccessKey(session_id=night.id, role="host", kind="recovery",
-                         secret_hash=recovery_hash(table.recovery_code),
-                         label=seal(table.host_token, table.recovery_code, night.id)))
+                         secret_hash=recovery_hash(table.recovery_code), label=recovery_label(0)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +251,30 @@ def key_for(db: Session, night: GameSession, token: str | None) -> HeldKey | Non
     if row is None or row.session_id != night.id or row.revoked_at is not None or row.kind not in TOKEN_KINDS:
         return None
     return HeldKey(row.id, row.role, row.kind, row.label)
+
+
+def revoked(db: Session, night: GameSession, token: str | None) -> bool:
+    """Whether ``token`` is a bearer token of ``night`` that was withdrawn (a removed phone, a
+    link replaced by new ones): the API answers it 401 ``token_revoked``."""
+    if not token:
+        return False
+    row = db.connection().execute(_KEY_BY_HASH, {"hash": hash_secret(token)}).first()
+    return (row is not None and row.session_id == night.id and row.revoked_at is not None
+            and row.kind in TOKEN_KINDS)
+
+
+def live_recovery_code(db: Session, night: GameSession, host_token: str) -> str:
+    """The night's recovery code as the holder of the host token can show it again (the host's
+    PDF prints it): the live recovery key's code when it derives from ``host_token``, else
+    ``""`` (it was used, or a phone without the host token issued it)."""
+    key = db.exec(select(AccessKey).where(AccessKey.session_id == night.id, AccessKey.kind == "recovery",
+                                          AccessKey.revoked_at.is_(None))  # type: ignore[union-attr]
+                  .order_by(AccessKey.id.desc())).first()  # type: ignore[union-attr]
+    generation = recovery_generation(key.label) if key is not None else None
+    if key is None or generation is None:
+        return ""
+    code = derived_recovery_code(host_token, night.id, generation)
+    return code if recovery_hash(code) == key.secret_hash else ""
 
 
 def is_host_link(db: Session, night: GameSession, token: str | None) -> bool:

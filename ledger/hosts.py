@@ -6,24 +6,35 @@
   it may then correct, void, restore, undo and close. The table's links and code stay derived
   from the host token, so only the host's own phone (or one recovered with the code) shows them.
 * :func:`recover_host` exchanges the recovery code (shown once when the night starts and
-  printed in the host's PDF) for the host token on a new phone (audit ``host_recovered``).
+  printed in the host's PDF), once, for a host token of the new phone's own (audit
+  ``host_recovered``); the host's own link token is never handed out.
+* The night's own host (:func:`is_owner`: the host link's phone, or one recovered with the code)
+  removes phones (:func:`revoke_phone`, audit ``phone_revoked``), issues a new recovery code
+  (:func:`issue_recovery_code`) and replaces every link and code (:func:`rotate`, audit
+  ``links_rotated``); a co-host may not (403), and no phone removes itself (409).
 """
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+import secrets
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ledger import access
 from ledger.access import Actor
 from ledger.db import begin_write
-from ledger.models import AccessKey, AuditEvent, GameSession
+from ledger.models import AccessKey, AuditEvent, GameSession, utcnow
 from ledger.i18n import N_, gettext
 from ledger.night import NightError, audit
 
 HOST_LINK_NAME = N_("Host’s phone (the night’s own host link)")
+OWNER_ONLY = N_("Only the host’s own phone, or one that recovered the host with the recovery code, can remove "
+                "phones or change the links and codes; a co-host cannot.")
+KEYS = AccessKey.__table__  # type: ignore[attr-defined]
 
 
 def _last_seen(db: Session, night: GameSession) -> dict[int, datetime]:
@@ -92,26 +103,145 @@ def _recovery_key(db: Session, code: str) -> AccessKey | None:
         AccessKey.secret_hash == access.recovery_hash(code), AccessKey.kind == "recovery")).first()
 
 
+def _withdraw(db: Session, key_ids: list[int]) -> int:
+    """Set ``revoked_at`` on those keys still live, in one statement (so two requests never both
+    withdraw the same key); how many it withdrew."""
+    if not key_ids:
+        return 0
+    result = db.connection().execute(
+        update(KEYS).where(KEYS.c.id.in_(key_ids), KEYS.c.revoked_at.is_(None)).values(revoked_at=utcnow()))
+    return int(result.rowcount or 0)
+
+
+def is_owner(db: Session, night: GameSession, actor: Actor) -> bool:
+    """Whether ``actor`` is the night's own host: the phone holding the host link, or a phone that
+    became the host with the recovery code (audit ``host_recovered`` under its key). A co-host
+    is not: the host made it one to keep the night going, not to hand the night away."""
+    if actor.role != "host" or actor.access_key_id is None:
+        return False
+    key = db.get(AccessKey, actor.access_key_id)
+    if key is None or key.revoked_at is not None or key.session_id != night.id:
+        return False
+    if key.kind == "link":
+        return True
+    return db.exec(select(AuditEvent.id).where(
+        AuditEvent.session_id == night.id, AuditEvent.action == "host_recovered",
+        AuditEvent.access_key_id == key.id)).first() is not None
+
+
+def require_owner(db: Session, night: GameSession, actor: Actor) -> None:
+    """Raises :class:`~ledger.access.AccessDenied` (403) unless the role may do ``keys``, and
+    :class:`NightError` 403 ``role_forbidden`` for a co-host (see :func:`is_owner`)."""
+    actor.require("keys")
+    if not is_owner(db, night, actor):
+        raise NightError(403, "role_forbidden", OWNER_ONLY, None)
+
+
+def revoke_phone(db: Session, night: GameSession, phone_id: int, actor: Actor) -> dict[str, Any]:
+    """Remove phone ``phone_id`` (one of :func:`phones`: a device key, or the host link) from
+    ``night``, open or closed (committed, audit ``phone_revoked``): its token answers 401 from
+    then on and the phone leaves :func:`phones` (the history keeps who removed whom). Returns
+    :func:`phone_json` with ``revoked_at``. Removing the host link (a lost phone) leaves the
+    player and viewer links and the table code working: :func:`rotate` replaces them.
+
+    Raises :class:`NightError` 404 ``phone_not_found`` (not a live phone of ``night``), 409
+    ``own_phone`` (the phone doing it: a phone never locks itself out), 403 ``role_forbidden``
+    (see :func:`require_owner`)."""
+    require_owner(db, night, actor)
+    key = db.get(AccessKey, phone_id) if isinstance(phone_id, int) else None
+    if key is None or key.id not in {k.id for k in phone_keys(db, night)}:
+        raise NightError(404, "phone_not_found", N_("That phone has not joined this night."), "phone")
+    if key.id == actor.access_key_id:
+        raise NightError(409, "own_phone", N_("This phone cannot remove itself; remove it from another host phone."),
+                         "phone")
+    begin_write(db)
+    if _withdraw(db, [key.id or 0]) != 1:
+        db.rollback()
+        raise NightError(404, "phone_not_found", N_("That phone has not joined this night."), "phone")
+    audit(db, night, actor, "phone_revoked",
+          before={"phone": key.id, "name": key.label, "role": key.role, "kind": key.kind})
+    db.commit()
+    db.refresh(key)
+    return phone_json(key) | {"revoked_at": key.revoked_at.isoformat() if key.revoked_at else None}
+
+
+def issue_recovery_code(db: Session, night: GameSession, actor: Actor, host_token: str | None) -> str:
+    """A new recovery code for ``night`` (committed, audit ``recovery_code_issued``): the old one
+    stops working. Derived from the host token when the actor holds it (``host_token``: the
+    host's PDF then prints it), else random and shown only in this answer. Raises as
+    :func:`require_owner`."""
+    require_owner(db, night, actor)
+    begin_write(db)
+    live = db.exec(select(AccessKey).where(AccessKey.session_id == night.id, AccessKey.kind == "recovery")).all()
+    if host_token is not None and access.is_host_link(db, night, host_token):
+        newest = max((g for k in live if (g := access.recovery_generation(k.label)) is not None), default=0)
+        generation: int | None = newest + 1
+        code = access.derived_recovery_code(host_token, night.id, newest + 1)
+    else:
+        generation, code = None, access.random_recovery_code()
+    _withdraw(db, [k.id for k in live if k.id is not None])
+    db.add(AccessKey(session_id=night.id, role="host", kind="recovery", secret_hash=access.recovery_hash(code),
+                     label=access.recovery_label(generation)))
+    audit(db, night, actor, "recovery_code_issued", after={})
+    db.commit()
+    return code
+
+
+def rotate(db: Session, night: GameSession, actor: Actor) -> str:
+    """New links and codes for ``night`` (committed, audit ``links_rotated``): a new host token,
+    and the player and viewer links, the table code and the recovery code derived from it; every
+    old link token answers 401, the old table code and recovery code are refused. Phones that
+    joined keep their own tokens. Returns the new host token (the actor's phone keeps it).
+    Raises as :func:`require_owner`."""
+    require_owner(db, night, actor)
+    for _attempt in range(5):
+        begin_write(db)
+        old = db.exec(select(AccessKey.id).where(
+            AccessKey.session_id == night.id, AccessKey.kind.in_(("link", "code", "recovery")),  # type: ignore[attr-defined]
+            AccessKey.revoked_at.is_(None))).all()  # type: ignore[union-attr]
+        _withdraw(db, [k for k in old if k is not None])
+        token = access.new_host_token()
+        access.add_keys(db, night, access.table_secrets(token, night.id))
+        audit(db, night, actor, "links_rotated", after={})
+        try:
+            db.commit()
+        except IntegrityError:  # a table code shared with another night: draw new secrets
+            db.rollback()
+            continue
+        return token
+    raise RuntimeError("could not draw unique table secrets")
+
+
 def recover_host(db: Session, code: str, device: str = "", night: GameSession | None = None
                  ) -> tuple[GameSession, str] | None:
-    """Exchange a recovery code for the night's host token (committed audit ``host_recovered``),
-    or ``None`` when no night (or not ``night``, when given) has that code. Works on a closed
-    night too: its host may still need the links and the PDF."""
+    """Exchange a recovery code, once, for a host token of this phone's own (a device key of
+    role ``host``, listed by :func:`phones`; committed audit ``host_recovered`` under that key):
+    the code is withdrawn, the host's own link token never handed out. ``None`` when no night
+    (or not ``night``, when given) has that code. Raises :class:`NightError` 410 ``code_used``
+    for a code used already or replaced by a new one. Works on a closed night too: its host may
+    still need the PDF and to remove phones, and the code works only once."""
     if not isinstance(code, str) or not code.strip():
         return None
     key = _recovery_key(db, code)
-    if key is None or key.revoked_at is not None or (night is not None and key.session_id != night.id):
+    if key is None or (night is not None and key.session_id != night.id):
         return None
     found = db.get(GameSession, key.session_id)
     if found is None:
         return None
-    token = access.unseal(key.label, code, found.id)
-    if token is None or not access.is_host_link(db, found, token):
-        return None
-    host_key = access.key_for(db, found, token)
-    assert host_key is not None
+    used = NightError(410, "code_used", N_("That recovery code no longer works: it was used already or replaced "
+                                           "by a new one. Ask the host for a new one."), "code")
+    if key.revoked_at is not None:
+        raise used
     begin_write(db)
-    audit(db, found, Actor("host", host_key.id, device[:120]), "host_recovered",
-          after={"device": device[:120]})
+    if _withdraw(db, [key.id or 0]) != 1:  # another phone used it a moment ago
+        db.rollback()
+        raise used
+    token = secrets.token_urlsafe(24)
+    label = (device or "phone")[:120]
+    phone = AccessKey(session_id=found.id, role="host", kind="device", secret_hash=access.hash_secret(token),
+                      label=label)
+    db.add(phone)
+    db.flush()
+    audit(db, found, Actor("host", phone.id, label), "host_recovered", after={"phone": phone.id, "name": label})
     db.commit()
     return found, token

@@ -100,9 +100,10 @@ class AccessKey(SQLModel, table=True):
     """A credential for one session: ``role`` is ``host``, ``player`` or ``viewer``; ``kind``
     is ``link`` (a token in a join link or an API bearer token), ``code`` (the short table
     code), ``device`` (a token minted for a phone that joined by code or link; the host can
-    promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code; its ``label``
-    holds the host token sealed under that code, see :func:`ledger.access.seal`). Only the
-    SHA-256 of the secret is stored."""
+    promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code, good once; its
+    ``label`` names its generation, see :func:`ledger.access.recovery_label`). Only the SHA-256
+    of the secret is stored; ``revoked_at`` is when the key was withdrawn (a removed phone,
+    links replaced, a recovery code used or replaced): the row stays, so the history can name it."""
 
     __tablename__ = "access_key"
 
@@ -184,7 +185,8 @@ class AuditEvent(SQLModel, table=True):
     """Something that changed a session: ``action`` (``session_created``, ``hand_recorded``,
     ``hand_voided``, ``hand_amended``, ``payment_recorded``, ``session_closed``, and the seating
     changes ``player_sat_in``, ``player_left``, ``stake_changed``, ``seats_swapped``,
-    ``player_renamed``), who did
+    ``player_renamed``; the phones and secrets ``cohost_added``, ``host_recovered``, ``phone_revoked``,
+    ``links_rotated``, ``recovery_code_issued``), who did
     it (``actor_role``, ``access_key_id``: which phone), when, and ``detail`` (before/after)."""
 
     __tablename__ = "audit_event"

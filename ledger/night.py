@@ -37,6 +37,7 @@ from ledger.payments import (
 from ledger.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.recording import (
     Submission, as_now, by_idempotency_key, key_reused, preview_hand, record_hand, replays, replays_now, store_version,
+    table_changed,
 )
 from ledger.rules import HandError, RuleSet
 from ledger.rules.validation import check_stake, check_table
@@ -48,7 +49,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
     "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
     "redo_undo", "restore_hand", "rules_of", "sat_in_since", "session_json", "settlement_plan", "store_version",
-    "undo_last_hand", "undone_hand", "void_hand", "void_payment",
+    "table_changed", "undo_last_hand", "undone_hand", "void_hand", "void_payment",
 ]
 
 MAX_NAME = 80

@@ -181,15 +181,24 @@ def record_hand(
 def _check_seen(night: GameSession, submission: Submission, players: list[str], stake_minor: int) -> None:
     """Raise :class:`NightError` 409 ``table_changed`` when ``submission`` names the seating or
     the stake it was entered against and ``players`` / ``stake_minor`` (the night's now) differ."""
+    refusal = table_changed(night, submission.seen_players, submission.seen_stake_minor, players, stake_minor)
+    if refusal is not None:
+        raise refusal
+
+
+def table_changed(night: GameSession, seen_players: Sequence[str] | None, seen_stake: int | None,
+                  players: Sequence[str], stake_minor: int) -> NightError | None:
+    """The :class:`NightError` 409 ``table_changed`` (with ``changed: {players?: {seen, now},
+    stake?: {seen, now}}``, stakes in minor units) for an entry filled against ``seen_players``
+    and ``seen_stake`` (``None``: not said) when the table is now ``players`` at ``stake_minor``;
+    ``None`` when nothing the entry said changed."""
     changed: dict[str, Any] = {}
-    seen_players = submission.seen_players
     if seen_players is not None and list(seen_players) != list(players):
         changed["players"] = {"seen": list(seen_players), "now": list(players)}
-    seen_stake = submission.seen_stake_minor
     if seen_stake is not None and seen_stake != stake_minor:
         changed["stake"] = {"seen": seen_stake, "now": stake_minor}
     if not changed:
-        return
+        return None
     money = {key: f"{format_plain(value, night.currency)} {night.currency}"
              for key, value in (("seen_stake", seen_stake), ("now_stake", stake_minor)) if value is not None}
     if "players" in changed and "stake" in changed:
@@ -204,8 +213,8 @@ def _check_seen(night: GameSession, submission: Submission, players: list[str], 
         template = N_("The stake changed since this hand was entered: it was entered at {seen_stake}, "
                       "and the stake is now {now_stake}. "
                       "Check the hand against the table as it is now and enter it again.")
-    raise NightError(409, "table_changed", template, None, {"changed": changed},
-                     seen_players=list(seen_players or ()), now_players=list(players), **money)
+    return NightError(409, "table_changed", template, None, {"changed": changed},
+                      seen_players=list(seen_players or ()), now_players=list(players), **money)
 
 
 def _check_dealer(night: GameSession, dealer: str | None) -> None:

@@ -84,3 +84,25 @@ def won_club_night(client: Any, club: dict[str, Any], players: list[str], winner
                                json={"outcome": {"kind": "tonk_out", "winner": winner}})
         assert recorded.status_code == 201, recorded.get_json()
     return night
+
+
+def plan_by_place(plan: dict[str, Any], nights: list[str], payments: list[int]) -> dict[str, Any]:
+    """A settle-up plan (a night's or a club's) with the ids its lines' ``because`` names read as
+    places, so that plans on two servers compare: a carried night's ``session_id`` as its place in
+    ``nights`` (the club's nights, in order), a payment's id as its place in ``payments``."""
+    def reason(part: dict[str, Any]) -> dict[str, Any]:
+        if "session_id" in part:
+            return part | {"session_id": ("night", nights.index(part["session_id"]))}
+        if "payment" in part:
+            return part | {"payment": ("payment", payments.index(part["payment"]))}
+        return part
+    return plan | {"transfers": [t | {"because": [reason(r) for r in t.get("because", [])]}
+                                 for t in plan["transfers"]]}
+
+
+def club_plan_by_place(client: Any, club_id: str, token: str) -> dict[str, Any]:
+    """The club's settlement (``GET /api/v1/clubs/{id}``) with its ids read as places."""
+    url = f"/api/v1/clubs/{club_id}"
+    club = client.get(url, headers=bearer(token)).get_json()
+    payments = client.get(f"{url}/payments", headers=bearer(token)).get_json()["payments"]
+    return plan_by_place(club["settlement"], [n["id"] for n in club["nights"]], [p["id"] for p in payments])

@@ -99,8 +99,10 @@ def test_recovery_code_gives_a_new_phone_the_host_rights(client: Any, table: dic
     body = recovered.get_json()
     assert body["role"] == "host" and body["id"] == table["id"]
     new_host = bearer(body["token"])
-    # everything the host could do, links included
-    assert client.get(url(table, "/share"), headers=new_host).get_json()["table_code"] == table["body"]["table_code"]
+    # everything the host could do; the host's own link is never handed out: it renews the links
+    assert client.get(url(table, "/share"), headers=new_host).status_code == 403
+    rotated = client.post(url(table, "/rotate"), headers=new_host)
+    assert rotated.status_code == 200 and rotated.get_json()["table_code"] != table["body"]["table_code"]
     assert client.post(url(table, "/hands/1/void"), headers=new_host).status_code == 200
     events = client.get(url(table, "/history"), headers=new_host).get_json()["events"]
     assert [e["device"] for e in events if e["action"] == "host_recovered"] == ["Dee's new phone"]

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from club_nights import bearer, make_club
+from club_nights import bearer, club_plan_by_place, make_club, plan_by_place
 from conftest import PG_URL, _fresh_postgres_database
 from ledger import create_app
 from test_club_import_replay import rows
@@ -195,14 +195,16 @@ def money(client: Any, club_id: str, token: str) -> dict[str, Any]:
     for night in club["nights"]:
         host = bearer(ok(client.post(f"{url}/nights/{night['id']}/token", headers=bearer(token)), 201)["token"])
         session = ok(client.get(f"/api/v1/sessions/{night['id']}", headers=host))
-        plan = ok(client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=host))
+        paid = ok(client.get(f"/api/v1/sessions/{night['id']}/payments", headers=host))["payments"]
+        plan = plan_by_place(ok(client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=host)),
+                             [], [p["id"] for p in paid])
         plan["carried_into"] = plan.get("carried_into") == club_id  # the club's id: whether it went there
         hands = ok(client.get(f"/api/v1/sessions/{night['id']}/hands", headers=host))["hands"]
         nights.append({"net": session["net"], "outstanding": session["outstanding"], "plan": plan,
                        "carried": night["carried"], "hands": [(h["number"], h["version"], h["status"], h["net"])
                                                               for h in hands]})
     return {"members": [m["name"] for m in club["members"]], "balances": club["balances"],
-            "settlement": club["settlement"], "nights": nights,
+            "settlement": club_plan_by_place(client, club_id, token), "nights": nights,
             "standings": [{k: v for k, v in line.items() if k != "member_id"} for line in standings["members"]]}
 
 

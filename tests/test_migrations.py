@@ -263,3 +263,39 @@ def test_dotted_i_migration_rekeys_members_without_merging_any(database_url: str
         command.downgrade(config, "0006_member_language")
     assert keys() == [(club, name, name.casefold()) for club, name in members]
     engine.dispose()
+
+
+def test_issue_20_club_keys_upgrade_live_and_the_column_goes_down_again(database_url: str) -> None:
+    """A club key from revision 0009 upgrades to head with ``revoked_at`` empty (it still opens
+    the club); downgrading to 0009 drops the column again."""
+    from alembic import command
+    from sqlalchemy import text
+    from sqlmodel import Session
+
+    from ledger import access
+    from ledger.clubs.models import Club
+    from ledger.clubs.roster import actor_for
+    from ledger.db import migrations_config
+
+    engine = make_engine(database_url)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0009_payment_keys")
+        connection.execute(text("INSERT INTO club (id, name, currency, timezone, created_at) "
+                                "VALUES ('one', 'Club', 'USD', 'UTC', '2026-11-03 19:00:00')"))
+        connection.execute(text("INSERT INTO club_key (club_id, role, kind, secret_hash, label, created_at) "
+                                "VALUES ('one', 'owner', 'link', :hash, 'owner link', '2026-11-03 19:00:00')"),
+                           {"hash": access.hash_secret("old-owner-token")})
+    upgrade(engine)
+    with engine.connect() as connection:
+        assert "revoked_at" in {c["name"] for c in inspect(connection).get_columns("club_key")}
+    with Session(engine) as db:
+        club = db.get(Club, "one")
+        actor = actor_for(db, club, "old-owner-token")
+        assert actor is not None and actor.role == "owner"
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0009_payment_keys")
+        assert "revoked_at" not in {c["name"] for c in inspect(connection).get_columns("club_key")}
+    engine.dispose()

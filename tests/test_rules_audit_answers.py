@@ -1,8 +1,9 @@
 """The three questions an audit of the rules raised, as RULES.md now answers them (issue 20):
 
-- §4.10: a declared highest spade that the entry shows in another player's hand or laid spreads
-  (or in the final spread of the player who went out) is impossible: ``invalid_side_bet``, at any
-  outcome, naming the declaration;
+- §4.10: on a deal tonk (the entry shows the dealt hands) a declared highest spade that the entry
+  shows in another player's hand or spreads is impossible: ``invalid_side_bet`` naming the
+  declaration; off the deal the entry shows end hands, where a dealt spade may have been
+  discarded and drawn or laid off by another player (§1.3), so the bet stands;
 - §6: ``joker_hand_value`` is 0 to 10 (no card counts more than 10): any other value, or a value
   that is not a whole number, is ``invalid_ruleset`` naming the toggle;
 - §9.2: the lowest 5-card total is 6 (four aces and a 2), so a dealt hand declared by its total
@@ -34,34 +35,36 @@ def bet(**declared: str | None) -> dict[str, Any]:
 
 
 KNOCK = {"kind": "knock", "knocker": "Ann"}
-SHOWN_ELSEWHERE = [
-    # (outcome, hands, declarations, declarer, holder)
-    (KNOCK, {"Ann": {"cards": ["AH", "2H"]}, "Bo": {"cards": ["KS", "QH"]}, "Cy": {"total": 20}}, {"Ann": "KS"},
-     "Ann", "Bo"),
+AFTER_PLAY = [
+    # (outcome, hands, declarations): the declared spade shown with another player at the end
+    (KNOCK, {"Ann": {"cards": ["AH", "2H"]}, "Bo": {"cards": ["KS", "QH"]}, "Cy": {"total": 20}}, {"Ann": "KS"}),
     (KNOCK, {"Ann": {"cards": ["AH", "2H"]}, "Bo": {"cards": ["QH"], "spreads": [["KS", "KH", "KD"]]},
-             "Cy": {"total": 20}}, {"Ann": "KS", "Bo": None}, "Ann", "Bo"),
-    (KNOCK, {"Ann": {"cards": ["AH", "2H", "QS"]}, "Bo": {"total": 9}, "Cy": {"total": 20}}, {"Cy": "QS"},
-     "Cy", "Ann"),
+             "Cy": {"total": 20}}, {"Ann": "KS", "Bo": None}),
+    (KNOCK, {"Ann": {"cards": ["AH", "2H", "QS"]}, "Bo": {"total": 9}, "Cy": {"total": 20}}, {"Cy": "QS"}),
     ({"kind": "tonk_out", "winner": "Cy"}, {"Cy": {"cards": [], "spreads": [["QS", "QH", "QD"]]}},
-     {"Ann": "QS", "Bo": "KS"}, "Ann", "Cy"),
+     {"Ann": "QS", "Bo": "KS"}),
     ({"kind": "dry_stock"}, {"Ann": {"cards": ["3H"]}, "Bo": {"cards": ["9S"]}, "Cy": {"cards": ["JD"]}},
-     {"Cy": "9S"}, "Cy", "Bo"),
-    ({"kind": "deal_tonk", "claimants": ["Ann"]},
-     {"Ann": {"cards": ["KH", "QH", "JH", "10H", "10D"]}, "Bo": {"cards": ["KS", "2H", "3H", "4H", "5H"]}},
-     {"Ann": "KS"}, "Ann", "Bo"),
+     {"Cy": "9S"}),
 ]
 
 
-@pytest.mark.parametrize(("outcome", "hands", "declared", "declarer", "holder"), SHOWN_ELSEWHERE)
-def test_4_10_a_declared_spade_shown_with_another_player_is_an_invalid_side_bet(
-    outcome: dict[str, Any], hands: dict[str, Any], declared: dict[str, str | None], declarer: str, holder: str
+def test_4_10_a_declared_spade_dealt_to_another_player_is_an_invalid_side_bet() -> None:
+    deal = {"kind": "deal_tonk", "claimants": ["Ann"]}
+    hands = {"Ann": {"cards": ["KH", "QH", "JH", "10H", "10D"]}, "Bo": {"cards": ["KS", "2H", "3H", "4H", "5H"]}}
+    refused = refusal({"ruleset": SPADE_POT, "outcome": deal, "hands": hands, "side_bets": bet(Ann="KS")})
+    assert refused == ("invalid_side_bet", "side_bets.spade.highest_spade.Ann",
+                       "Ann declared the K♠ as highest spade, but the entry shows the K♠ in Bo's hand.")
+
+
+@pytest.mark.parametrize(("outcome", "hands", "declared"), AFTER_PLAY)
+def test_4_10_after_play_a_declared_spade_may_end_with_another_player(
+    outcome: dict[str, Any], hands: dict[str, Any], declared: dict[str, str | None]
 ) -> None:
-    refused = refusal({"ruleset": SPADE_POT, "outcome": outcome, "hands": hands, "side_bets": bet(**declared)})
-    assert refused is not None, "the bet was settled"
-    code, field, message = refused
-    assert (code, field) == ("invalid_side_bet", f"side_bets.spade.highest_spade.{declarer}")
-    card = declared[declarer]
-    assert message == (f"{declarer} shows the {card[:-1]}♠ as highest spade, but the entry shows it with {holder}.")
+    entry = {"ruleset": SPADE_POT, "players": PLAYERS, "stake": 25, "outcome": outcome, "hands": hands}
+    with_pot = score_entry(entry | {"side_bets": bet(**declared)}).net
+    without = score_entry(entry).net
+    moved = {p: with_pot[p] - without[p] for p in PLAYERS}
+    assert sum(moved.values()) == 0 and max(moved.values()) == 10 * (len(declared) - 1)
 
 
 def test_4_10_a_spade_the_declarer_holds_or_nobody_shows_is_settled() -> None:

@@ -128,3 +128,24 @@ def test_the_form_kept_at_the_old_stake_is_refused_then_saved_at_the_stake_it_sh
     assert phone.status == 302
     hand = stored_hand(client, session_id, 1)
     assert hand["stake"] == 100 and hand["net"] == {"A": -200, "B": 400, "C": -200}
+
+
+def test_a_step_filled_against_a_seating_that_changed_is_shown_at_the_table_now(client: Any) -> None:
+    """The offline queue's "Fix and save" (and any step of a form left open while the host seats
+    someone) opens a step with the seating it was filled against: it is shown at the table now
+    with what changed, never rendered against the old seats (a 500 once) or saved for another."""
+    session_id = start(client, ABC, "0.25")
+    token = csrf_of(client.get(f"/s/{session_id}/seats").get_data(as_text=True))
+    shown = client.post(f"/s/{session_id}/seats/leave", data={"csrf_token": token, "name": "B"})
+    quote = re.search(r'name="quote" value="([^"]+)"', shown.get_data(as_text=True))
+    assert quote
+    _host_post(client, session_id, "leave", name="B", settle="at_end", confirmed="yes", quote=quote.group(1))
+    step = client.get(f"/s/{session_id}/record", query_string={
+        "seats": '["A", "B", "C"]', "seen_stake": "25", "kind": "tonk_out", "who": "1", "dealer": "2",
+        "number": "1", "key": "kept-on-the-phone-1", "step": "preview", "go": "next"})
+    assert step.status_code == 409, text_of(step.get_data(as_text=True))[:600]
+    page = step.get_data(as_text=True)
+    assert ("The seating changed since this hand was entered: it was entered for A, B and C, "
+            "and the table is now A and C.") in text_of(page)
+    assert re.findall(r'name="who" value="(\d+)"', page) == ["0", "1"]  # A and C; B's choice went with B
+    assert api_session(client, session_id)["hand_count"] == 0

@@ -6,6 +6,7 @@ Sessions: ``POST /sessions``; with ``Authorization: Bearer <token>``: ``GET /ses
 ``POST /sessions/{id}/hands/{n}/void``, ``…/hands/{n}/restore``, ``POST /sessions/{id}/undo``,
 ``POST /sessions/{id}/redo``, ``POST /sessions/{id}/preview``, ``GET /sessions/{id}/phones``,
 ``POST /sessions/{id}/hosts`` (co-host), ``POST /sessions/{id}/recover`` (recovery code),
+``DELETE /sessions/{id}/phones/{phone}``, ``POST /sessions/{id}/rotate``, ``POST /sessions/{id}/recovery``,
 ``GET /sessions/{id}/settlement``, ``POST /sessions/{id}/close``,
 ``GET /sessions/{id}/summary.pdf``, ``GET /sessions/{id}/statements/{seat}.pdf`` and
 ``GET /sessions/{id}/statements.pdf``. The hand calls are in :mod:`ledger.api.hands`, the
@@ -117,10 +118,46 @@ def share(session_id: str) -> Any:
     token = bearer_token()
     assert token is not None
     if not access.is_host_link(get_session(), night, token):
-        raise ApiError(403, "role_forbidden", N_("The table's links and code are kept by the host's own phone "
-                                                 "(or one recovered with the recovery code); a co-host cannot show "
-                                                 "them."))
+        raise ApiError(403, "role_forbidden", N_("The table's links and code are kept by the host's own phone; a "
+                                                 "co-host cannot show them, and a phone that recovered the host gets "
+                                                 "new ones with POST /rotate."))
     return jsonify(share_json(night, token))
+
+
+@bp.post("/sessions/<session_id>/rotate")
+def rotate(session_id: str) -> Any:
+    """The night's own host (its host link, or a phone recovered with the code): new links and
+    codes → 200 the shape of ``/share`` plus ``token`` (the new host token, which this phone now
+    keeps) and ``recovery_code``. Every old link token answers 401 ``token_revoked``, the old
+    table code 404 ``unknown_code`` at ``/join``, the old recovery code 410 ``code_used``; phones
+    that joined keep their own tokens. 403 ``role_forbidden`` for a player, viewer or co-host."""
+    night, actor = authorised(session_id, "keys")
+    db = get_session()
+    token = hosts.rotate(db, night, actor)
+    body = share_json(night, token) | {"token": token,
+                                       "recovery_code": access.live_recovery_code(db, night, token)}
+    return jsonify(body)
+
+
+@bp.post("/sessions/<session_id>/recovery")
+def new_recovery_code(session_id: str) -> Any:
+    """The night's own host: a new recovery code → 201 ``{recovery_code}``; the old code stops
+    working (410 ``code_used``). Derived from the host link when the request carries it (the
+    host's PDF prints it), else random and shown only here. 403 ``role_forbidden`` for a player,
+    viewer or co-host."""
+    night, actor = authorised(session_id, "keys")
+    code = hosts.issue_recovery_code(get_session(), night, actor, bearer_token())
+    return jsonify({"recovery_code": code}), 201
+
+
+@bp.delete("/sessions/<session_id>/phones/<int(min=1, max=2147483647):phone_id>")
+def revoke_phone(session_id: str, phone_id: int) -> Any:
+    """The night's own host: remove phone ``phone_id`` (from ``GET …/phones``) → 200 the phone
+    with ``revoked_at``; its token answers 401 ``token_revoked`` from then on and it leaves the
+    list. 404 ``phone_not_found``, 409 ``own_phone`` (a phone cannot remove itself), 403
+    ``role_forbidden`` for a player, viewer or co-host."""
+    night, actor = authorised(session_id, "keys")
+    return jsonify(hosts.revoke_phone(get_session(), night, phone_id, actor))
 
 
 @bp.post("/join")
@@ -139,9 +176,11 @@ def join_by_code() -> Any:
 @bp.post("/sessions/<session_id>/recover")
 @limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
 def recover(session_id: str) -> Any:
-    """``{"code": "ABCD-EFGH-JKLM-NPQR"}`` (the recovery code) → 201 ``{token, role: "host"}``:
-    the host's rights on this phone. 404 ``session_not_found``, ``unknown_code``; rate-limited
-    with the table code's budget (429)."""
+    """``{"code": "ABCD-EFGH-JKLM-NPQR"}`` (the recovery code) → 201 ``{id, token, role: "host",
+    phone}``: a host token of this phone's own (``phone``: its id in ``GET …/phones``), never the
+    host's link token; the code then stops working. 404 ``session_not_found``,
+    ``unknown_code``; 410 ``code_used`` (used already, or replaced); rate-limited with the table
+    code's budget (429)."""
     db = get_session()
     night = ledger_night.find_night(db, session_id)
     if night is None:
@@ -150,7 +189,8 @@ def recover(session_id: str) -> Any:
     recovered = hosts.recover_host(db, code, device(), night)
     if recovered is None:
         raise ApiError(404, "unknown_code", N_("That is not this night's recovery code."), "code")
-    return jsonify({"id": night.id, "token": recovered[1], "role": "host"}), 201
+    phone = access.key_for(db, night, recovered[1])
+    return jsonify({"id": night.id, "token": recovered[1], "role": "host", "phone": phone.id if phone else None}), 201
 
 
 @bp.get("/sessions/<session_id>/phones")
@@ -263,7 +303,7 @@ def _host_recovery_code(night: GameSession) -> str:
     prints it), else ``""``."""
     token = bearer_token()
     if token is not None and access.is_host_link(get_session(), night, token):
-        return access.table_secrets(token, night.id).recovery_code
+        return access.live_recovery_code(get_session(), night, token)
     return ""
 
 
@@ -343,6 +383,7 @@ def _server_error(err: InternalServerError) -> Any:
 from ledger.api import hands as _hands  # noqa: E402,F401  (registers the hand calls on bp)
 from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
 from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club calls on bp, issue 9)
+from ledger.api import club_keys as _club_keys  # noqa: E402,F401  (club devices and renewed links, issue 20)
 
 
 def init_app(app: Flask) -> None:

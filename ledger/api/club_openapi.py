@@ -11,9 +11,14 @@ MEMBER_ID = {"name": "member_id", "in": "path", "required": True, "description":
              "schema": {"type": "integer", "minimum": 1, "maximum": MAX_NUMBER}}
 
 
+DEVICE_ID = {"name": "device_id", "in": "path", "required": True, "description": "A device's id from GET …/devices.",
+             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_NUMBER}}
+
+
 def club_parameters(path: str) -> list[dict[str, Any]]:
     params = [CLUB_ID] if "{club_id}" in path else []
     params += [MEMBER_ID] if "{member_id}" in path else []
+    params += [DEVICE_ID] if "{device_id}" in path else []
     return params
 
 
@@ -58,6 +63,19 @@ def club_paths() -> dict[str, dict[str, Any]]:
         "/clubs/{club_id}/share": {"get": _op(
             "Owner's own link only: the club with its tokens, links and table code again.",
             {200: _json(club.ClubCreatedSchema, "The secrets.")}, ())},
+        "/clubs/{club_id}/devices": {"get": _op(
+            "Owner's own link only: the devices holding a live club token (the owner link, each that joined by "
+            "code), oldest first.",
+            {200: _json({"type": "array", "items": club.ClubDeviceSchema}, "The devices.")}, ())},
+        "/clubs/{club_id}/devices/{device_id}": {"delete": _op(
+            "Owner's own link only: remove a device; its token answers 401 token_revoked from then on "
+            "(404 device_not_found, 409 own_device).",
+            {200: _json(club.RevokedClubDeviceSchema, "The removed device.")}, (409,))},
+        "/clubs/{club_id}/rotate": {"post": _op(
+            "Owner's own link only: new owner token, member and viewer links and club code, the shape of "
+            "GET …/share; the old links answer 401 token_revoked, the old code 404 unknown_code at /clubs/join; "
+            "devices that joined keep their tokens.",
+            {200: _json(club.ClubCreatedSchema, "The new secrets.")}, ())},
         "/clubs/{club_id}/members": {"post": _op(
             "Owner or member: add a name to the roster, with the member's statement language if given (200 when "
             "that name, under the name rule (NFC, casefolded, dotted and dotless i as i), is there: its "

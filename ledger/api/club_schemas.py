@@ -212,6 +212,19 @@ class ClubSchema(Answer):
     nights = fields.List(fields.Nested(ClubNightOutSchema), required=True)
 
 
+class ClubDeviceSchema(Answer):
+    """A device holding a club token (``GET /clubs/{id}/devices``)."""
+
+    id = fields.Integer(required=True)
+    name = fields.String(required=True, metadata={"description": "What the device joined as, or the owner link."})
+    role = fields.String(required=True, validate=validate.OneOf(CLUB_ROLES))
+    joined = fields.String(required=True, metadata={"description": "ISO 8601 time it joined."})
+
+
+class RevokedClubDeviceSchema(ClubDeviceSchema):
+    revoked_at = fields.String(required=True, metadata={"description": "ISO 8601 time it was removed."})
+
+
 class ClubCreatedSchema(ClubSchema):
     token = fields.String(required=True, metadata={"description": "The owner's bearer token, shown once."})
     member_token = fields.String(required=True)

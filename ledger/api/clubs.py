@@ -22,7 +22,7 @@ from ledger.api.share_links import share_json
 from ledger.api.club_schemas import (
     ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, ClubSettingsSchema, MemberSchema, MemberUpdateSchema,
 )
-from ledger.clubs import carry, roster
+from ledger.clubs import carry, keys, roster
 from ledger.clubs.models import Club
 from ledger.clubs.roster import ClubActor
 from ledger.db import get_session
@@ -43,6 +43,9 @@ def club_authorised(club_id: str, action: str = "read") -> tuple[Club, ClubActor
     if club is None:
         raise ApiError(404, "club_not_found", N_("There is no club {id}."), "id", id=repr(club_id))
     actor = roster.actor_for(db, club, token)
+    if actor is None and keys.revoked(db, club, token):
+        raise ApiError(401, "token_revoked", N_("This token was withdrawn by the club’s owner; ask the owner for a "
+                                                "new link."))
     if actor is None:
         raise ApiError(403, "forbidden", N_("That token does not open this club."))
     actor.require(action)

@@ -25,15 +25,17 @@ JSON = "application/json"
 
 ERROR_CODES = {
     400: "`malformed_json`: the body is empty or not JSON.",
-    401: "`unauthorized`: no bearer token was sent.",
+    401: "`unauthorized`: no bearer token was sent; `token_revoked`: the token was withdrawn (its phone removed, "
+         "or the links renewed).",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
     404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
-         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, "
+         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `idempotency_key_reused`, `night_carried` (a payment or its void on "
          "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
-         "seating or stake than the night's now, with `changed`).",
+         "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself).",
+    410: "`code_used`: the recovery code was used already, or replaced by a new one.",
     413: "`request_entity_too_large`: the body is past the server's limit (256 KiB; a club import's is "
          "`IMPORT_MAX_BYTES`, 64 MiB by default).",
     422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
@@ -51,6 +53,8 @@ NUMBER = {"name": "number", "in": "path", "required": True, "description": "Hand
           "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
 PAYMENT_ID = {"name": "payment_id", "in": "path", "required": True,
               "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
+PHONE_ID = {"name": "phone_id", "in": "path", "required": True, "description": "A phone's id from GET …/phones.",
+            "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
 SEAT = {"name": "seat", "in": "path", "required": True, "description": "Seat number, 1..n in seat order.",
         "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
 IDEMPOTENCY_KEY = {
@@ -137,9 +141,23 @@ def _paths() -> dict[str, dict[str, Any]]:
             "Host: undo the last undo (count again the hand it voided; 404 nothing_to_redo).",
             {200: hand_recorded}, (409,))},
         "/sessions/{session_id}/recover": {"post": _op(
-            "Host rights on a new phone by the night's recovery code (rate-limited with the join code).",
-            {201: _json(out.RecoveredSchema, "The host's token, now on this phone.")}, (404, 429),
+            "Host rights on a new phone by the night's recovery code, once: a host token of this phone's own, "
+            "never the host's link (410 code_used after; rate-limited with the join code).",
+            {201: _json(out.RecoveredSchema, "A host token of this phone's own.")}, (404, 410, 429),
             body=inp.RecoverSchema, auth=False)},
+        "/sessions/{session_id}/recovery": {"post": _op(
+            "The night's own host (its link, or a phone recovered with the code; not a co-host): a new recovery "
+            "code; the old one stops working.",
+            {201: _json(out.RecoveryCodeSchema, "The new recovery code, shown here.")}, ())},
+        "/sessions/{session_id}/rotate": {"post": _op(
+            "The night's own host: new host token, player and viewer links, table code and recovery code; every "
+            "old link token answers 401 token_revoked, the old codes are refused; joined phones keep theirs.",
+            {200: _json(out.RotatedSchema, "The new secrets (the shape of /share, with token and recovery_code).")},
+            ())},
+        "/sessions/{session_id}/phones/{phone_id}": {"delete": _op(
+            "The night's own host: remove a phone; its token answers 401 token_revoked from then on and it "
+            "leaves GET …/phones (409 own_phone for the phone doing it).",
+            {200: _json(out.RevokedPhoneSchema, "The removed phone.")}, (409,))},
         "/sessions/{session_id}/phones": {"get": _op(
             "The phones that hold a token of this night.",
             {200: _json({"type": "array", "items": out.PhoneSchema}, "The phones, oldest first.")}, ())},
@@ -220,6 +238,7 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     params += [NUMBER] if "{number}" in path else []
     params += [PAYMENT_ID] if "{payment_id}" in path else []
     params += [SEAT] if "{seat}" in path else []
+    params += [PHONE_ID] if "{phone_id}" in path else []
     from ledger.api.club_openapi import club_parameters
 
     return params + club_parameters(path)

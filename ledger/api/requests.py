@@ -84,7 +84,8 @@ def device() -> str:
 
 def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Actor]:
     """The session and the acting role if the request's token opens it for ``action``:
-    401 ``unauthorized`` without a token, 404 ``session_not_found``, 403 ``forbidden`` for
+    401 ``unauthorized`` without a token, 401 ``token_revoked`` for a token of the session that
+    was withdrawn (a removed phone, a replaced link), 404 ``session_not_found``, 403 ``forbidden`` for
     another session's token, 403 ``role_forbidden`` when the role may not do ``action``."""
     token = bearer_token()
     if token is None:
@@ -94,6 +95,8 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     if night is None:
         raise ApiError(404, "session_not_found", N_("There is no session {id}."), "id", id=repr(session_id))
     actor = access.actor_for(db, night, token, device())
+    if actor is None and access.revoked(db, night, token):
+        raise ApiError(401, "token_revoked", N_("This token was withdrawn by the host; ask the host for a new link."))
     if actor is None:
         raise ApiError(403, "forbidden", N_("That token does not open this session."))
     actor.require(action)

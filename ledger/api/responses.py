@@ -148,10 +148,30 @@ class PhoneSchema(Answer):
     last_seen = fields.String(required=True, metadata={"description": "ISO 8601 time of its newest change, or when it joined."})
 
 
+class RevokedPhoneSchema(PhoneSchema):
+    """A phone removed from the night (``DELETE …/phones/{phone_id}``)."""
+
+    revoked_at = fields.String(required=True, metadata={"description": "ISO 8601 time it was removed."})
+
+
 class RecoveredSchema(Answer):
     id = fields.String(required=True)
-    token = fields.String(required=True, metadata={"description": "The host's bearer token, now on this phone."})
+    token = fields.String(required=True, metadata={"description": "A host bearer token of this phone's own "
+                                                                  "(never the host's link token)."})
     role = fields.String(required=True, validate=validate.OneOf(("host",)))
+    phone = fields.Integer(required=True, metadata={"description": "This phone's id in GET …/phones."})
+
+
+class RecoveryCodeSchema(Answer):
+    recovery_code = fields.String(required=True, metadata={
+        "description": "The new recovery code: works once; the host's PDF prints it when the host link issued it."})
+
+
+class RotatedSchema(ShareSchema):
+    """``POST …/rotate``: the new secrets, the shape of ``/share`` with the new host token."""
+
+    token = fields.String(required=True, metadata={"description": "The new host bearer token (this phone keeps it)."})
+    recovery_code = fields.String(required=True, metadata={"description": "The new recovery code (works once)."})
 
 
 class JoinedSchema(Answer):

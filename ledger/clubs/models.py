@@ -51,7 +51,8 @@ class ClubMember(SQLModel, table=True):
 class ClubKey(SQLModel, table=True):
     """A credential for one club: ``role`` is ``owner``, ``member`` or ``viewer``; ``kind`` is
     ``link`` (a bearer token) or ``code`` (the short table code, exchanged for a member token),
-    or ``device`` (a token minted for a phone that joined by code). Only hashes are stored."""
+    or ``device`` (a token minted for a phone that joined by code). Only hashes are stored;
+    ``revoked_at`` is when the owner withdrew the key (a removed device, links renewed)."""
 
     __tablename__ = "club_key"
 
@@ -62,6 +63,7 @@ class ClubKey(SQLModel, table=True):
     secret_hash: str = Field(max_length=64, unique=True, index=True)
     label: str = Field(default="", max_length=120)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
+    revoked_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 
 
 class ClubNight(SQLModel, table=True):
@@ -137,9 +139,10 @@ class ClubPayment(SQLModel, table=True):
 
 class ClubEvent(SQLModel, table=True):
     """Something that changed a club: ``action`` (``club_created``, ``member_added``,
-    ``member_renamed``, ``member_language_set``, ``night_started``, ``night_carried``, ``night_carry_pending``, ``night_uncarried``,
-    ``night_settled_in_cash``, ``club_settings_changed``,
-    ``payment_recorded``, ``payment_voided``), who did it and ``detail`` (before/after)."""
+    ``member_renamed``, ``member_language_set``, ``night_started``, ``night_carried``, ``night_carry_pending``,
+    ``night_uncarried``, ``night_settled_in_cash``, ``club_settings_changed``, ``payment_recorded``,
+    ``payment_voided``, and the owner's ``device_revoked``, ``links_rotated``), who did it and ``detail``
+    (before/after)."""
 
     __tablename__ = "club_event"
 

@@ -34,8 +34,8 @@ from ledger.zones import DEFAULT_ZONE, is_known_zone
 CLUB_ROLES = ("owner", "member", "viewer")
 MAX_MEMBER_NAME = 80
 CLUB_PERMISSIONS: dict[str, frozenset[str]] = {
-    "owner": frozenset({"read", "start_night", "pay", "void_payment", "roster", "rename", "share", "carry", "uncarry",
-                        "settings"}),
+    "owner": frozenset({"read", "start_night", "pay", "void_payment", "roster", "rename", "share", "keys", "carry",
+                        "uncarry", "settings"}),
     "member": frozenset({"read", "start_night", "pay", "roster"}),
     "viewer": frozenset({"read"}),
 }
@@ -55,12 +55,14 @@ class ClubAccessDenied(AccessDenied):
         ("viewer", "carry"): N_("A club viewer cannot carry a night into the club's balances; ask the club's owner."),
         ("viewer", "uncarry"): N_("A club viewer cannot undo a carried night; ask the club's owner."),
         ("viewer", "settings"): N_("A club viewer cannot change the club's settings; ask the club's owner."),
+        ("member", "keys"): N_("A club member cannot remove devices or renew the club's links; ask the club's owner."),
         ("viewer", "start_night"): N_("A club viewer cannot start a night; ask the club's owner."),
         ("viewer", "pay"): N_("A club viewer cannot record payments; ask the club's owner."),
         ("viewer", "void_payment"): N_("A club viewer cannot void payments; ask the club's owner."),
         ("viewer", "roster"): N_("A club viewer cannot add members or change them; ask the club's owner."),
         ("viewer", "rename"): N_("A club viewer cannot rename members; ask the club's owner."),
         ("viewer", "share"): N_("A club viewer cannot share the club's links; ask the club's owner."),
+        ("viewer", "keys"): N_("A club viewer cannot remove devices or renew the club's links; ask the club's owner."),
     }
     other_refusal = N_("Club role {role} cannot do {action}; ask the club's owner.")
 
@@ -196,7 +198,7 @@ def actor_for(db: Session, club: Club, token: str | None) -> ClubActor | None:
     if not token:
         return None
     key = db.exec(select(ClubKey).where(ClubKey.secret_hash == access.hash_secret(token))).first()
-    if key is None or key.club_id != club.id or key.kind not in ("link", "device"):
+    if key is None or key.club_id != club.id or key.kind not in ("link", "device") or key.revoked_at is not None:
         return None
     return ClubActor(key.role, key.id)
 
@@ -206,14 +208,15 @@ def is_owner_link(db: Session, club: Club, token: str | None) -> bool:
     if not token:
         return False
     key = db.exec(select(ClubKey).where(ClubKey.secret_hash == access.hash_secret(token))).first()
-    return key is not None and key.club_id == club.id and key.kind == "link" and key.role == "owner"
+    return (key is not None and key.club_id == club.id and key.kind == "link" and key.role == "owner"
+            and key.revoked_at is None)
 
 
 def join_by_code(db: Session, code: str, label: str = "") -> tuple[Club, str] | None:
     """Exchange a typed club table code for a member token of this phone's own (committed), or
     ``None`` when no club has that code."""
     key = db.exec(select(ClubKey).where(ClubKey.secret_hash == club_code_hash(code), ClubKey.kind == "code")).first()
-    if key is None:
+    if key is None or key.revoked_at is not None:
         return None
     club = db.get(Club, key.club_id)
     if club is None:

@@ -344,9 +344,9 @@ def spade_rank(card: Card, ace_high: bool) -> int:
 def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
     """Payments of the spade side pot (§4.10), validated; ``[]`` if no bet, void or no spade.
 
-    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration: not a spade,
-    declared twice, shown by the entry in another player's hand or spreads, or (a deal tonk)
-    not the highest spade of the declarer's dealt hand.
+    Raises :class:`HandError` ``invalid_side_bet`` for a bad stake or declaration: not a
+    spade, declared twice, or (on a deal tonk, whose dealt hands the entry shows) shown in
+    another player's hand or spreads, or not the declarer's highest dealt spade.
     """
     bet = hand.record.spade_bet
     if bet is None:
@@ -367,15 +367,18 @@ def side_pot_payments(hand: CheckedHand, redeal: bool) -> list[Payment]:
                 player=name, other=seen[card], card=card,
             )
         seen[card] = name
-        holder = hand.shown_with(card)
-        if holder is not None and holder != name:  # §4.10: a card of another's hand or spreads
-            raise HandError(
-                "invalid_side_bet",
-                N_("{player} shows the {card} as highest spade, but the entry shows it with {other}."),
-                field, player=name, other=holder, card=card,
-            )
     if hand.record.outcome.kind == "deal_tonk":
+        # §4.10: only a deal tonk's entry shows the dealt hands; after play a dealt spade may
+        # have been discarded and drawn, or laid off, by another player (§1.3), so it stands
         for name, card in hand.spade_declarations.items():
+            holder = hand.shown_with(card) if card is not None else None
+            if holder is not None and holder != name:
+                raise HandError(
+                    "invalid_side_bet",
+                    N_("{player} declared the {card} as highest spade, but the entry shows the {card} in "
+                       "{other}'s hand."),
+                    f"side_bets.spade.highest_spade.{name}", player=name, card=card, other=holder,
+                )
             dealt = hand.hands.get(name)
             if dealt is None or dealt.cards is None:
                 continue

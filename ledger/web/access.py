@@ -9,6 +9,8 @@ refused an action gets a page saying so in one whole sentence of the request's l
 """
 from __future__ import annotations
 
+import dataclasses
+
 from flask import Response, abort, make_response, render_template, request, session
 
 from ledger import access as roles
@@ -36,6 +38,7 @@ REFUSALS = {
     "restore": N_("This phone joined the table as a {role}, and a {role} cannot restore hands."),
     "cohost": N_("This phone joined the table as a {role}, and a {role} cannot make co-hosts."),
     "seat": N_("This phone joined the table as a {role}, and a {role} cannot change the seats or the stake."),
+    "keys": N_("This phone joined the table as a {role}, and a {role} cannot remove phones or change the links."),
 }
 
 
@@ -118,7 +121,10 @@ def host_secrets(night: GameSession, actor: Actor) -> TableSecrets | None:
     if not actor.can("share") or not roles.is_host_link(get_session(), night, token):
         return None
     assert token is not None
-    return roles.table_secrets(token, night.id)
+    # the recovery code only while it still works (a used one, or one issued without the host
+    # token, is not shown)
+    return dataclasses.replace(roles.table_secrets(token, night.id),
+                               recovery_code=roles.live_recovery_code(get_session(), night, token))
 
 
 def token_for_link(night: GameSession, link_token: str) -> str:

@@ -7,30 +7,114 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, session, url_for
 
 from ledger import hosts
 from ledger import night as ledger_night
 from ledger.db import get_session
 from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.access import Actor
+from ledger.models import GameSession
 from ledger.night import NightError
+from ledger.web.formatting import phone_label
 from ledger.web.hand_rows import history_at
 from ledger.web.access import MAX_ID, authorised, device, remember_token, token_for
 from ledger.web.blueprint import bp
 from ledger import access as roles
 
 
-@bp.get("/s/<session_id>/phones")
-def phones(session_id: str) -> Any:
-    """Who holds a token of this night; the host makes a phone a co-host here."""
-    night, actor = authorised(session_id)
+def _phones_page(night: GameSession, actor: Actor, recovery_code: str = "") -> Any:
     db = get_session()
     mine = roles.key_for(db, night, token_for(night.id))
+    owner = hosts.is_owner(db, night, actor)
     rows = [p | {"mine": mine is not None and p["id"] == mine.id, "seen": datetime.fromisoformat(p["last_seen"]),
-                 "promotable": p["role"] != "host" and actor.can("cohost") and night.status == "open"}
+                 "promotable": p["role"] != "host" and actor.can("cohost") and night.status == "open",
+                 "removable": owner and (mine is None or p["id"] != mine.id)}
             for p in hosts.phones(db, night)]
-    return render_template("phones.html", night=night, actor=actor, phones=rows)
+    holds_link = mine is not None and mine.kind == "link"
+    page = render_template("phones.html", night=night, actor=actor, phones=rows, owner=owner,
+                           holds_link=holds_link, recovery_code=recovery_code)
+    return page, 200, {"Cache-Control": "no-store"}
+
+
+@bp.get("/s/<session_id>/phones")
+def phones(session_id: str) -> Any:
+    """Who holds a token of this night; the host makes a phone a co-host here, and the night's
+    own host (:func:`ledger.hosts.is_owner`) removes a phone, renews the links and code, or
+    issues a new recovery code. Removed phones leave the list (the log names them)."""
+    night, actor = authorised(session_id)
+    return _phones_page(night, actor)
+
+
+@bp.post("/s/<session_id>/phones/<int:phone_id>/remove")
+def remove_phone(session_id: str, phone_id: int) -> Any:
+    """Remove a phone (its token stops opening the night). Without ``confirmed=yes`` the confirm
+    page comes first."""
+    night, actor = authorised(session_id, "keys")
+    if phone_id > MAX_ID:
+        abort(404)
+    db = get_session()
+    if not hosts.is_owner(db, night, actor):  # a co-host: told why before any confirm page
+        flash(_(hosts.OWNER_ONLY), "error")
+        return redirect(url_for("web.phones", session_id=night.id))
+    phone = next((p for p in hosts.phones(db, night) if p["id"] == phone_id), None)
+    if phone is None:
+        flash(_("That phone has not joined this night."), "error")
+        return redirect(url_for("web.phones", session_id=night.id))
+    if request.form.get("confirmed") != "yes":
+        return render_template(
+            "confirm.html", night=night, title=_("Remove {name}?", name=phone["name"]), row=None,
+            message=_("That phone will no longer open this night; what it recorded stays. To let it back, share "
+                      "the links again."),
+            action=url_for("web.remove_phone", session_id=night.id, phone_id=phone_id),
+            button=_("Remove {name}", name=phone["name"]), back=url_for("web.phones", session_id=night.id))
+    try:
+        hosts.revoke_phone(db, night, phone_id, actor)
+    except NightError as err:
+        flash(err.message, "error")
+    else:
+        flash(_("{phone} was removed: it no longer opens this night.", phone=phone["name"]), "success")
+    return redirect(url_for("web.phones", session_id=night.id))
+
+
+@bp.post("/s/<session_id>/rotate")
+def rotate(session_id: str) -> Any:
+    """New links, table code and recovery code (every old one stops working; phones that joined
+    keep theirs). Without ``confirmed=yes`` the confirm page comes first. This phone keeps the
+    new host token and sees the new links and recovery code on the table page."""
+    night, actor = authorised(session_id, "keys")
+    if not hosts.is_owner(get_session(), night, actor):
+        flash(_(hosts.OWNER_ONLY), "error")
+        return redirect(url_for("web.phones", session_id=night.id))
+    if request.form.get("confirmed") != "yes":
+        return render_template(
+            "confirm.html", night=night, title=_("New links and code?"), row=None,
+            message=_("The old links, table code and recovery code stop working at once. Phones that already "
+                      "joined keep working; anyone else needs the new link or code."),
+            action=url_for("web.rotate", session_id=night.id),
+            button=_("Make new links and code"), back=url_for("web.phones", session_id=night.id))
+    try:
+        token = hosts.rotate(get_session(), night, actor)
+    except NightError as err:
+        flash(err.message, "error")
+        return redirect(url_for("web.phones", session_id=night.id))
+    remember_token(night.id, token)
+    session["new_night"] = night.id  # the table shows the new recovery code this once
+    flash(_("New links and code made; the old ones no longer work."), "success")
+    return redirect(url_for("web.table", session_id=night.id, share=1))
+
+
+@bp.post("/s/<session_id>/recovery")
+def new_recovery_code(session_id: str) -> Any:
+    """A new recovery code, shown on this answer (the old code stops working)."""
+    night, actor = authorised(session_id, "keys")
+    try:
+        code = hosts.issue_recovery_code(get_session(), night, actor, token_for(night.id))
+    except NightError as err:
+        flash(err.message, "error")
+        return redirect(url_for("web.phones", session_id=night.id))
+    return _phones_page(night, actor, recovery_code=code)
 
 
 @bp.post("/s/<session_id>/phones/<int:phone_id>/host")
@@ -56,7 +140,10 @@ def recover() -> Any:
     code = request.form.get("code", "")[:60] if request.method == "POST" else ""
     error = None
     if request.method == "POST":
-        recovered = hosts.recover_host(get_session(), code, device()) if code.strip() else None
+        try:
+            recovered = hosts.recover_host(get_session(), code, phone_label(device()) or "phone") if code.strip() else None
+        except NightError as err:
+            return render_template("recover.html", code=code, error=err.message), err.status
         if recovered is not None:
             night, token = recovered
             remember_token(night.id, token)

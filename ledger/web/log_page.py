@@ -16,7 +16,7 @@ from flask import Response, abort, render_template, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
-from ledger import export
+from ledger import export, hosts
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.i18n import N_, _
@@ -114,6 +114,14 @@ def describe_event(
         return EventView(**base, title=_("{name} made a co-host", name=name) if name else _("A phone made a co-host"))
     if event.action == "host_recovered":
         return EventView(**base, title=_("Host recovered on a new phone with the recovery code"))
+    if event.action == "phone_revoked":
+        gone = before.get("name") if before.get("kind") != "link" else _(hosts.HOST_LINK_NAME)
+        return EventView(**base, title=_("{name} removed from the night", name=gone) if gone
+                         else _("A phone removed from the night"))
+    if event.action == "links_rotated":
+        return EventView(**base, title=_("New links and table code made; the old ones stopped working"))
+    if event.action == "recovery_code_issued":
+        return EventView(**base, title=_("New recovery code made; the old one stopped working"))
     if event.action == "hand_amended":
         old, new = nets(before.get("net")), nets(after.get("net"))
         v_old, v_new = before.get("version"), after.get("version")

@@ -102,6 +102,12 @@ def record(session_id: str) -> Any:
     if form.dealer is None:
         dealer = ledger_night.next_dealer(db, night)
         form.dealer = seated.index(dealer) if dealer in seated else None
+    changed = ledger_night.table_changed(night, seated, seen_stake, night.players, night.stake_minor)
+    if changed is not None and step_values().get("go") != "save":
+        # a step of a form filled against another seating or stake (a hand kept on the phone,
+        # or the host changed the table meanwhile): shown at the table now with what changed,
+        # before the player goes on; saving re-checks it under the write lock
+        return _table_changed(night, at_table_now(night, form), changed.message, flow)
     return run_step(night, form, flow)
 
 
@@ -363,7 +369,7 @@ def render_step(
         "form": form,
         "step": step,
         "flow": flow,
-        "players": list(enumerate(night.players)),
+        "players": list(enumerate(form.players)),  # the seating the form was filled against
         "outcomes": [(k, outcome_title(k), outcome_hint(k)) for k in form.available_outcomes()],
         "hidden": form.hidden_fields(step),
         "visible": form.visible_groups(step),
@@ -407,7 +413,7 @@ def _preview(
         submission_hands.append({"name": _("The run"), "cards": form.final_cards(), "total": "", "count": None})
     optional = [s for s in form.optional_seats() if form.cards_of(s)]
     for seat in form.needed_seats() + [s for s in optional if s not in form.needed_seats()]:
-        name = night.players[seat]
+        name = form.players[seat]
         submission_hands.append({
             "name": name,
             "cards": form.cards_of(seat),
@@ -422,16 +428,16 @@ def _preview(
             stake = None
         side = {
             "stake": stake,
-            "players": [(night.players[s], form.spade_of(s)) for s in form.side_in],
+            "players": [(form.players[s], form.spade_of(s)) for s in form.side_in],
             "winner": result.side_pot_winner,
         }
     return {
         "description": str(describe_hand(outcome, as_stored)),
         "transfers": [(t.payer, t.payee, t.amount_minor) for t in result.transfers],
-        "net": [(p, result.net.get(p, 0)) for p in night.players],
+        "net": [(p, result.net.get(p, 0)) for p in form.players],
         "redeal": result.redeal,
         "hands": submission_hands,
-        "dealer": night.players[form.dealer] if form.dealer is not None else "",
+        "dealer": form.players[form.dealer] if form.dealer is not None else "",
         "side": side,
     }
 

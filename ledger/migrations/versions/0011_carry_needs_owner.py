@@ -18,7 +18,7 @@ from alembic import op
 
 
 revision = '0011_carry_needs_owner'
-down_revision = '0009_payment_keys'
+down_revision = '0010_revocable_secrets'
 branch_labels = None
 depends_on = None
 
