@@ -7,7 +7,7 @@
 ``reverses`` (the carry row a reversal cancels). Rows stored before are carries.
 
 Revision ID: 0011_carry_needs_owner
-Revises: 0009_payment_keys
+Revises: 0010_revocable_secrets
 Create Date: 2026-12-03
 """
 from __future__ import annotations
