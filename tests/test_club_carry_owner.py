@@ -5,6 +5,7 @@ audited), after which the night takes payments again. ``carry_needs_owner`` fals
 old behaviour. Runs on SQLite and PostgreSQL (``LEDGER_TEST_DATABASE_URL``)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from club_nights import bearer, make_club, part_finals, play_part
@@ -237,3 +238,17 @@ def test_an_older_export_without_the_new_fields_still_imports(client: Any) -> No
     assert imported.status_code == 201, imported.get_json()
     assert imported.get_json()["balances"] == part_finals(0)
     assert imported.get_json()["carry_needs_owner"] is True
+
+
+def test_a_member_closing_on_the_phone_is_told_the_night_waits_for_the_owner(client: Any) -> None:
+    club = make_club(client, members=["Dee", "Marcus", "Rosa", "Tomás"])
+    night = play_part(client, club, 0, token=club["member_token"])
+    settle = client.get(f"/join/{night['id']}/{night['token']}", follow_redirects=True).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', settle).group(1)  # type: ignore[union-attr]
+    page = client.post(f"/s/{night['id']}/close", data={"carry_over": "yes", "confirmed": "yes", "csrf_token": token},
+                       follow_redirects=True)
+    text = page.get_data(as_text=True)
+    assert ("The night is closed; what is still owed waits for the owner of Friday club to carry it into the "
+            "club&#39;s balances.") in text
+    assert "was carried into the balances" not in text
+    assert set(club_state(client, club)["balances"].values()) == {0}

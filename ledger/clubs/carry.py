@@ -169,6 +169,13 @@ def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry
                         "balances of {club}."), "carry_over", {"carried": False}, club=club.name)
 
 
+def carry_state(db: Session, night: GameSession) -> str | None:
+    """What became of a club night's balances: ``"pending"`` (closed to be carried, waiting for
+    the owner), ``"carried"``, ``"uncarried"``, or ``None`` (open, settled in cash, or no club night)."""
+    link = db.get(ClubNight, night.id)
+    return None if link is None else link.carry_state
+
+
 def _close(db: Session, club: Club, night: GameSession, actor: Actor, carry_over: bool) -> GameSession:
     """:func:`close_night`'s closing transaction (a night closed meanwhile is returned as it is)."""
 

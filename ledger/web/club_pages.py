@@ -125,6 +125,10 @@ def close_night(night: Any, actor: Any, carry_over: bool) -> str:
         ledger_night.close_night(db, night, actor)
         return _("The night is closed. Settle up with the plan below.")
     carry.close_night(db, club, night, actor, carry_over)
+    if carry_over and carry.carry_state(db, night) == "pending":
+        # a night a member hosted: nothing moves until the club's owner carries it (issue 20 item 5)
+        return _("The night is closed; what is still owed waits for the owner of {club} to carry it into "
+                 "the club's balances.", club=club.name)
     if carry_over:
         return _("The night is closed; what is still owed was carried into the balances of {club}.", club=club.name)
     return _("The night is closed and settled in cash. Settle up with the plan below.")
