@@ -5,6 +5,7 @@ audited), after which the night takes payments again. ``carry_needs_owner`` fals
 old behaviour. Runs on SQLite and PostgreSQL (``LEDGER_TEST_DATABASE_URL``)."""
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -252,3 +253,41 @@ def test_a_member_closing_on_the_phone_is_told_the_night_waits_for_the_owner(cli
             "club&#39;s balances.") in text
     assert "was carried into the balances" not in text
     assert set(club_state(client, club)["balances"].values()) == {0}
+
+
+def _csrf(page: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+
+
+def test_the_club_page_shows_who_hosted_and_carried_and_the_owner_carries_and_undoes(app: Any, client: Any) -> None:
+    club = make_club(client, members=["Dee", "Marcus", "Rosa", "Tomás"])
+    night = member_night(client, club)
+    member = app.test_client()
+    assert member.get(f"/c/join/{club['id']}/{club['member_token']}").status_code in (200, 302)
+    seen = member.get(f"/c/{club['id']}").get_data(as_text=True)
+    assert "waiting for the owner" in seen and "Hosted by a member." in seen
+    assert f"/c/{club['id']}/nights/{night['id']}/carry" not in seen  # no button for a member
+    refused = member.post(f"/c/{club['id']}/nights/{night['id']}/carry", data={"csrf_token": _csrf(seen)})
+    assert refused.status_code == 403
+    assert set(club_state(client, club)["balances"].values()) == {0}
+
+    owner = app.test_client()
+    assert owner.get(f"/c/join/{club['id']}/{club['token']}").status_code in (200, 302)
+    page = owner.get(f"/c/{club['id']}").get_data(as_text=True)
+    assert f'action="/c/{club["id"]}/nights/{night["id"]}/carry"' in page
+    done = owner.post(f"/c/{club['id']}/nights/{night['id']}/carry", data={"csrf_token": _csrf(page)},
+                      follow_redirects=True)
+    text = html.unescape(done.get_data(as_text=True))
+    assert done.status_code == 200 and f"{night['name']} was carried into the balances of Friday club." in text
+    assert "Carried by the owner." in text and f'action="/c/{club["id"]}/nights/{night["id"]}/uncarry"' in text
+    assert club_state(client, club)["balances"] == part_finals(0)
+
+    undone = owner.post(f"/c/{club['id']}/nights/{night['id']}/uncarry", data={"csrf_token": _csrf(text)},
+                        follow_redirects=True)
+    text = html.unescape(undone.get_data(as_text=True))
+    assert f"The carry of {night['name']} was undone; its debts are paid at the night again." in text
+    assert "carry undone" in text
+    assert set(club_state(client, club)["balances"].values()) == {0}
+    again = owner.post(f"/c/{club['id']}/nights/{night['id']}/uncarry", data={"csrf_token": _csrf(text)},
+                       follow_redirects=True)
+    assert "so there is no carry to undo" in html.unescape(again.get_data(as_text=True))
