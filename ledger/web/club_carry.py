@@ -5,7 +5,7 @@ club's balances, and undo a carry with reversing entries (:func:`ledger.clubs.ca
 of another club is 404; a night that cannot be carried or uncarried now is told on the club page."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import abort, flash, redirect, url_for
 
@@ -18,37 +18,35 @@ from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_authorised
 
 
-def _night(club: Any, session_id: str) -> Any:
+def _owner_says(club_id: str, session_id: str, action: str, done: Callable[[Any, Any], str]) -> Any:
+    """Run the owner's ``action`` (``"carry"`` or ``"uncarry"``) on the night and flash its
+    sentence (``done(night, club)``), or the refusal's (409), then go back to the club's nights;
+    403 (the club's page) for a member or viewer, 404 for a night of another club."""
+    club, actor = club_authorised(club_id, action)
+    db = get_session()
     try:
-        return club_night_of(get_session(), club, session_id)
+        night = club_night_of(db, club, session_id)
     except NightError:
         abort(404)
+    step = carry.carry_night if action == "carry" else carry.uncarry_night
+    try:
+        step(db, club, night, actor)
+    except NightError as err:
+        flash(err.message, "error")
+    else:
+        flash(done(night, club), "success")
+    return redirect(url_for("web.club_page", club_id=club.id) + "#club-nights")
 
 
 @bp.post("/c/<club_id>/nights/<session_id>/carry")
 def club_carry_night(club_id: str, session_id: str) -> Any:
     """Owner: the night's debts join the club's balances; back to the club's nights."""
-    club, actor = club_authorised(club_id, "carry")
-    night = _night(club, session_id)
-    try:
-        carry.carry_night(get_session(), club, night, actor)
-    except NightError as err:
-        flash(err.message, "error")
-    else:
-        flash(_("{night} was carried into the balances of {club}.", night=night.name, club=club.name), "success")
-    return redirect(url_for("web.club_page", club_id=club.id) + "#club-nights")
+    return _owner_says(club_id, session_id, "carry", lambda night, club: _(
+        "{night} was carried into the balances of {club}.", night=night.name, club=club.name))
 
 
 @bp.post("/c/<club_id>/nights/<session_id>/uncarry")
 def club_uncarry_night(club_id: str, session_id: str) -> Any:
     """Owner: the carry is reversed (nothing deleted); the night's debts are paid there again."""
-    club, actor = club_authorised(club_id, "uncarry")
-    night = _night(club, session_id)
-    try:
-        carry.uncarry_night(get_session(), club, night, actor)
-    except NightError as err:
-        flash(err.message, "error")
-    else:
-        flash(_("The carry of {night} was undone; its debts are paid at the night again.", night=night.name),
-              "success")
-    return redirect(url_for("web.club_page", club_id=club.id) + "#club-nights")
+    return _owner_says(club_id, session_id, "uncarry", lambda night, _club: _(
+        "The carry of {night} was undone; its debts are paid at the night again.", night=night.name))
