@@ -12,7 +12,7 @@ import json
 import time
 from pathlib import Path
 
-from ledger.rules import HandError, RuleSet, parse_entry, score_entry, score_hand
+from ledger.games.tonk import HandError, RuleSet, parse_entry, score_entry, score_hand
 
 VECTORS = json.loads((Path(__file__).resolve().parent.parent / "tests" / "vectors" / "hands.json").read_text())
 

@@ -28,7 +28,7 @@ from sqlmodel import Session, select
 
 from ledger.db import begin_write
 from ledger.i18n import N_
-from ledger.rules.words import english, render
+from ledger.sentences import english, render
 from ledger.models import AccessKey, GameSession
 
 ROLES = ("host", "player", "viewer")

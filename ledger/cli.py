@@ -21,11 +21,11 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
     currency, stake, ruleset, players, first_dealer) as a new session through the same
     service the API uses. Returns ``(session id, token, hands recorded)``.
 
-    Raises :class:`ledger.rules.HandError` if any hand is refused (nothing after it is stored).
+    Raises :class:`ledger.games.tonk.HandError` if any hand is refused (nothing after it is stored).
     """
     from ledger import night as ledger_night
     from ledger.db import get_session
-    from ledger.rules import RuleSet
+    from ledger.games.tonk import RuleSet
 
     data = json.loads(path.read_text(encoding="utf-8"))
     with app.app_context():

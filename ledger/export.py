@@ -23,7 +23,7 @@ from sqlmodel import Session
 from ledger import night as ledger_night
 from ledger.models import GameSession
 from ledger.money import format_plain
-from ledger.rules.describe import describe_hand
+from ledger.games.tonk.describe import describe_hand
 from ledger.timeline import seat_order
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

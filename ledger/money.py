@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from babel.numbers import format_currency, get_currency_precision, is_currency
 
-from ledger.rules.words import N_, render
+from ledger.sentences import N_, render
 
 _AMOUNT = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 # one to three digits (not starting with 0), a separator, then exactly three digits: "1.000", "25.500"

@@ -37,8 +37,8 @@ from typing import Any, Iterable, Sequence
 import icu
 import regex
 
-from ledger.rules.errors import HandError
-from ledger.rules.words import N_
+from ledger.games.errors import HandError
+from ledger.sentences import N_
 
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 INVISIBLE_STARTS = REFUSED_CATEGORIES | {"Mn", "Mc", "Me", "Zs", "Zl", "Zp"}

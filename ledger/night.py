@@ -1,7 +1,7 @@
 """One night's ledger: open a game session, correct and void hands, close.
 
 This is the layer the JSON API, the phone pages and the CLI share. It calls the rules engine
-(:mod:`ledger.rules`) and stores its results; no rule is computed here. All amounts are ``int``
+(:mod:`ledger.games.tonk`) and stores its results; no rule is computed here. All amounts are ``int``
 minor units. Each change keeps the night's running figures (:mod:`ledger.figures`) in its own
 transaction. The night's other concepts live beside it and are re-exported here, so callers use
 ``ledger.night`` alone: recording a new hand (:mod:`ledger.recording`), payments and settle-up
@@ -39,8 +39,8 @@ from ledger.recording import (
     Submission, as_now, by_idempotency_key, key_reused, preview_hand, record_hand, replays, replays_now, store_version,
     table_changed,
 )
-from ledger.rules import HandError, RuleSet
-from ledger.rules.validation import check_stake, check_table
+from ledger.games.tonk import HandError, RuleSet
+from ledger.games.tonk.validation import check_stake, check_table
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 __all__ = [  # this module's own, and the night's other concepts for callers of ledger.night

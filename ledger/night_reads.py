@@ -18,8 +18,8 @@ from ledger.models import AuditEvent, GameSession, Hand
 from ledger.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.report import SessionReport
 from ledger.report_source import ReportSource
-from ledger.rules import RuleSet
-from ledger.rules.describe import describe_hand
+from ledger.games.tonk import RuleSet
+from ledger.games.tonk.describe import describe_hand
 from ledger.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 

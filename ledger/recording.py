@@ -30,8 +30,8 @@ from ledger.models import GameSession, Hand, HandTransfer, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_entry, normalise_name
 from ledger.night_reads import hand_json, next_dealer, rules_of
-from ledger.rules import HandError, HandResult, parse_hand, score_hand
-from ledger.rules.renaming import name_along, rename_along
+from ledger.games.tonk import HandError, HandResult, parse_hand, score_hand
+from ledger.games.tonk.renaming import name_along, rename_along
 
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]

@@ -18,9 +18,9 @@ from datetime import datetime
 from typing import Any
 
 from ledger.report import HandLine, SessionReport
-from ledger.rules import RuleSet
-from ledger.rules.describe import describe_hand
-from ledger.rules.explain import rule_lines
+from ledger.games.tonk import RuleSet
+from ledger.games.tonk.describe import describe_hand
+from ledger.games.tonk.explain import rule_lines
 from ledger.transfers import Transfer
 
 # one hand as read: number, dealer, seating (JSON text), entry (JSON text), result (JSON text),

@@ -9,7 +9,7 @@ written in the same transaction, under the night row's lock, so a hand recorded 
 moment is played either before the change or after it, never half-way.
 
 Only the host may change the seating (action ``seat``, :mod:`ledger.access`). Amounts are
-``int`` minor units. Errors: :class:`~ledger.rules.HandError` (422) with the RULES.md §9.1 codes
+``int`` minor units. Errors: :class:`~ledger.games.tonk.HandError` (422) with the RULES.md §9.1 codes
 (``too_many_players``, ``duplicate_player``, ``unknown_player``, ``invalid_stake``) or
 ``invalid_entry``; :class:`~ledger.night.NightError` 409 ``session_closed``, 422 for a seat fix
 that a re-entered hand refuses (with the ``hand`` number).
@@ -42,10 +42,10 @@ from ledger.night import (
     rules_of,
     store_version,
 )
-from ledger.rules import HandError
-from ledger.rules.renaming import rename_entry, rename_result
-from ledger.rules.validation import check_stake
-from ledger.rules.words import N_, Sentence
+from ledger.games.tonk import HandError
+from ledger.games.tonk.renaming import rename_entry, rename_result
+from ledger.games.tonk.validation import check_stake
+from ledger.sentences import N_, Sentence
 from ledger.settlement import CashOut, cash_out
 from ledger.timeline import seat_for_newcomer, seat_order
 

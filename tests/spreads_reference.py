@@ -1,12 +1,12 @@
 """The held-spreads search as it was (every subset checked, then every disjoint choice of
-spreads tried), kept as an independent reference for :mod:`ledger.rules.spreads`."""
+spreads tried), kept as an independent reference for :mod:`ledger.games.tonk.spreads`."""
 from __future__ import annotations
 
 from itertools import combinations
 from typing import Callable, Iterator, Sequence
 
-from ledger.rules.cards import Card
-from ledger.rules.ruleset import RuleSet
+from ledger.games.tonk.cards import Card
+from ledger.games.tonk.ruleset import RuleSet
 
 MAX_BOOK = 4
 MIN_SPREAD = 3

@@ -20,12 +20,12 @@ import pytest
 
 from ledger.api.errors import SCHEMA_MESSAGES, schema_sentence
 from ledger.i18n import PSEUDO, SOURCE, set_language, use_language
-from ledger.rules import Card, HandError
-from ledger.rules.describe import OUTCOME_TITLES, describe_hand, join_names
-from ledger.rules.explain import rule_lines
-from ledger.rules.ruleset import RuleSet
-from ledger.rules.validation import BAD_SPREAD
-from ledger.rules.words import Cards, Sentence
+from ledger.games.tonk import Card, HandError
+from ledger.games.tonk.describe import OUTCOME_TITLES, describe_hand, join_names
+from ledger.games.tonk.explain import rule_lines
+from ledger.games.tonk.ruleset import RuleSet
+from ledger.games.tonk.validation import BAD_SPREAD
+from ledger.sentences import Cards, Sentence
 from i18n_text import ALLOWED
 
 ZOE, SOM, ANDREAS = "Ζωή", "ສົມ", "Ανδρέας"
@@ -178,7 +178,7 @@ def test_a_role_refusal_is_one_sentence_in_the_readers_language(client: Any, nig
 # -- the engine's sentences outside a request ------------------------------------------------------
 def _refusal() -> HandError:
     with pytest.raises(HandError) as caught:
-        from ledger.rules import score_entry
+        from ledger.games.tonk import score_entry
 
         score_entry({"players": [ZOE, SOM, ANDREAS, "Ωρίων"], "stake": 25,
                      "outcome": {"kind": "dry_stock", "claimed_winner": ZOE},

@@ -300,8 +300,8 @@ def test_changing_a_preset_later_does_not_reprice_an_old_night(
 ) -> None:
     """The session stores every toggle's value, so a later edit of a preset's definition in
     code leaves old nights priced as they were started."""
-    from ledger.rules import ruleset as ruleset_module
-    from ledger.rules.ruleset import Preset
+    from ledger.games.tonk import ruleset as ruleset_module
+    from ledger.games.tonk.ruleset import Preset
 
     created = client.post("/api/v1/sessions", json=session_body(night_data) | {"ruleset": {"preset": "texas"}}).get_json()
     night = {"id": created["id"], "headers": {"Authorization": f"Bearer {created['token']}"}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from ledger.rules.cards import RANKS, SUITS, Card, InvalidCard, full_deck
+from ledger.games.tonk.cards import RANKS, SUITS, Card, InvalidCard, full_deck
 
 
 @pytest.mark.parametrize(
@@ -48,7 +48,7 @@ def test_round_trip(rank: str, suit: str, lower: bool, pad: str) -> None:
 def test_a_declared_joker_outside_declared_mode_is_an_invalid_card_whatever_the_joker_count(preset: str) -> None:
     """RULES.md §1.5: ``JK=<card>`` is accepted only when ``joker_value_mode = declared``, else
     ``invalid_card``, which §9.1 checks (item 6) before jokers are allowed at all (item 7)."""
-    from ledger.rules import HandError, score_entry
+    from ledger.games.tonk import HandError, score_entry
 
     with pytest.raises(HandError) as refused:
         score_entry({"players": ["A", "B", "C"], "stake": 25, "ruleset": {"preset": preset},

@@ -1,5 +1,5 @@
 """A leaver's cash-out (ledger.settlement.cash_out) and the seating helpers (ledger.timeline,
-ledger.rules.renaming): pure functions, checked by examples and properties."""
+ledger.games.tonk.renaming): pure functions, checked by examples and properties."""
 from __future__ import annotations
 
 from itertools import combinations
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.rules.renaming import rename_entry, rename_result
+from ledger.games.tonk.renaming import rename_entry, rename_result
 from ledger.settlement import CashOut, UnbalancedError, cash_out, settle, settle_after_payments
 from ledger.timeline import rotate, seat_for_newcomer
 from ledger.transfers import Transfer

@@ -11,7 +11,7 @@ import pytest
 
 from ledger import create_app
 from ledger.i18n import PSEUDO, use_language
-from ledger.rules.describe import describe_hand
+from ledger.games.tonk.describe import describe_hand
 
 PLAYERS = ["Ζωή", "Αλέξης", "ສົມ"]
 

@@ -21,7 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from conftest import session_body
 from kept_figures import checked_figures, checked_table
 from ledger.db import get_session
-from ledger.rules import HandError, score_entry
+from ledger.games.tonk import HandError, score_entry
 
 PHONES = ("host", "player", "viewer")
 MAY = {"host": {"record", "pay", "void", "amend", "undo", "close", "void_payment"},

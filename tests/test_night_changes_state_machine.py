@@ -18,7 +18,7 @@ from hypothesis.stateful import initialize, invariant, precondition, rule, run_s
 
 from kept_figures import checked_table
 from ledger.db import get_session
-from ledger.rules import score_entry
+from ledger.games.tonk import score_entry
 from test_ledger_state_machine import PHONES, entries, make_machine
 
 NEWCOMERS = ("Ed", "Sam", "Rosa", "dee", "Lin")

@@ -32,7 +32,7 @@ from ledger.money import format_minor
 from ledger.night_reads import report_source
 from ledger.render_pool import pool
 from ledger.report import HandLine, SessionReport
-from ledger.rules import PRESETS
+from ledger.games.tonk import PRESETS
 from ledger.statements.pack import render
 from ledger.statements.season import render_season_statement
 from ledger.transfers import Transfer
@@ -103,7 +103,7 @@ def make_night(client: Any, *, currency: str = "USD", stake: int = 25, players: 
 def engine_words(app: Any, session_id: str) -> set[str]:
     """Words of the engine's texts in the night's PDFs (outcomes, rules lines, the preset's title)
     that the engine still gives in English: wrapping them is another part of issue 10, in
-    ``ledger/rules``. Once they go through the catalogue they read in the pseudo language and
+    ``ledger/games/tonk``. Once they go through the catalogue they read in the pseudo language and
     nothing is allowed here."""
     from ledger import night as ledger_night
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from ledger.rules import HandError, RuleSet, score_entry
-from ledger.rules.validation import lowest_deal_total, total_range
+from ledger.games.tonk import HandError, RuleSet, score_entry
+from ledger.games.tonk.validation import lowest_deal_total, total_range
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 SPADE_POT = {"preset": "classic", "toggles": {"spade_side_pot": True}}

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import load_json
-from ledger.rules import HandError, score_entry
+from ledger.games.tonk import HandError, score_entry
 from test_rules_vectors import result_of
 
 VECTORS: list[dict[str, Any]] = load_json("vectors/hands-card-counts.json")

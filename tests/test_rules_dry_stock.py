@@ -3,7 +3,7 @@ players outside the tie pay the lows, and when nobody is outside it nobody pays:
 draw (redealt), never a hand with "winners" who won nothing (found by the property test)."""
 from __future__ import annotations
 
-from ledger.rules import score_entry
+from ledger.games.tonk import score_entry
 
 
 def entry(totals: dict[str, int], tie: str) -> dict[str, object]:

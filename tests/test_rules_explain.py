@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from ledger.rules import HandError, RuleSet, find_preset
-from ledger.rules.explain import rule_lines, worked_examples
-from ledger.rules.ruleset import PRESETS
+from ledger.games.tonk import HandError, RuleSet, find_preset
+from ledger.games.tonk.explain import rule_lines, worked_examples
+from ledger.games.tonk.ruleset import PRESETS
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from conftest import session_body
-from ledger.rules import HandError, RuleSet
-from ledger.rules.validation import total_range
+from ledger.games.tonk import HandError, RuleSet
+from ledger.games.tonk.validation import total_range
 
 
 @pytest.mark.parametrize(("value", "sentence"), [

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from ledger.rules import HandError, RuleSet, parse_entry, score_entry, score_hand
-from ledger.rules.cards import SUIT_SYMBOLS, Card, full_deck
-from ledger.rules.errors import ALL_CODES
-from ledger.rules.ruleset import PRESETS, TOGGLES
+from ledger.games.tonk import HandError, RuleSet, parse_entry, score_entry, score_hand
+from ledger.games.tonk.cards import SUIT_SYMBOLS, Card, full_deck
+from ledger.games.tonk.errors import ALL_CODES
+from ledger.games.tonk.ruleset import PRESETS, TOGGLES
 
 DECK = [str(c) for c in full_deck()]
 TENS = [c for c in DECK if c[:-1] in ("10", "J", "Q", "K")]

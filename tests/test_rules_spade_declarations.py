@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ledger.rules import HandError, score_entry
+from ledger.games.tonk import HandError, score_entry
 
 RULES = {"preset": "classic", "toggles": {"spade_side_pot": True}}
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from ledger.rules import HandError, RuleSet, score_entry
-from ledger.rules.validation import total_range
+from ledger.games.tonk import HandError, RuleSet, score_entry
+from ledger.games.tonk.validation import total_range
 
 PLAYERS = ["Dee", "Rosa", "Tomás"]
 RULES = [

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from conftest import SHARED, TESTS, load_json
-from ledger.rules import HandError, score_entry
+from ledger.games.tonk import HandError, score_entry
 
 VECTORS: list[dict[str, Any]] = load_json("vectors/hands.json")
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spreads_reference as reference
-from ledger.rules import RuleSet
-from ledger.rules.cards import Card
-from ledger.rules.spreads import best_held_spreads_value, is_valid_spread, spread_masks
+from ledger.games.tonk import RuleSet
+from ledger.games.tonk.cards import Card
+from ledger.games.tonk.spreads import best_held_spreads_value, is_valid_spread, spread_masks
 
 SEARCH = settings(max_examples=300, database=None, deadline=None)
 CARD_TEXTS = ["JK"] + [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "9", "10", "J", "Q", "K")

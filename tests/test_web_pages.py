@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from ledger.money import format_minor
-from ledger.rules import Card
+from ledger.games.tonk import Card
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 AMPERSAND = 'A<B & "C"'

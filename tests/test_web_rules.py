@@ -13,9 +13,9 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from ledger.money import format_minor
-from ledger.rules import RuleSet
-from ledger.rules.explain import rule_lines
-from ledger.rules.ruleset import TOGGLES
+from ledger.games.tonk import RuleSet
+from ledger.games.tonk.explain import rule_lines
+from ledger.games.tonk.ruleset import TOGGLES
 from test_web_pages import api_session, balances_shown, error_for, errors_in, field_value, table_token
 
 ABC = {"name": "House rules night", "players": ["A", "B", "C"], "first_dealer": "A", "currency": "USD"}

@@ -45,8 +45,8 @@ from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.models import GameSession
 from ledger.names import normalise_entry
 from ledger.payments import because_json, carried_into, explained_settlement
-from ledger.rules import RuleSet, score_entry
-from ledger.rules.words import Sentence
+from ledger.games.tonk import RuleSet, score_entry
+from ledger.sentences import Sentence
 from ledger.settlement import UnbalancedError, settle
 from ledger.transfers import Transfer
 

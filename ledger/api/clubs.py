@@ -28,7 +28,7 @@ from ledger.clubs.roster import ClubActor
 from ledger.db import get_session
 from ledger.i18n import N_
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.rules import RuleSet
+from ledger.games.tonk import RuleSet
 
 
 def club_authorised(club_id: str, action: str = "read") -> tuple[Club, ClubActor]:

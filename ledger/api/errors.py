@@ -18,14 +18,14 @@ from werkzeug.exceptions import HTTPException
 
 from ledger.i18n import N_
 from ledger.night import NightError
-from ledger.rules import HandError
-from ledger.rules.words import Sentence, english, render
+from ledger.games.tonk import HandError
+from ledger.sentences import Sentence, english, render
 
 
 class ApiError(Exception):
     """An HTTP error with a JSON body. ``status`` 4xx; ``code`` a stable machine word;
     ``template`` an English sentence marked for the catalogue with ``N_`` (or a
-    :class:`~ledger.rules.words.Sentence`), filled from ``params``; ``message`` is it in the
+    :class:`~ledger.sentences.Sentence`), filled from ``params``; ``message`` is it in the
     language being written now."""
 
     def __init__(self, status: int, code: str, template: str | Sentence, field: str | None = None,

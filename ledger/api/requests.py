@@ -27,7 +27,7 @@ from ledger.db import get_session
 from ledger.i18n import N_
 from ledger.models import GameSession
 from ledger.night import NightError
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(ApiError, handle_api_error)

@@ -13,7 +13,7 @@ from ledger.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
 from ledger.money import minor_digits
 from ledger.night import MAX_NAME
 from ledger.payments import MAX_PAYMENT_MINOR
-from ledger.rules.validation import MAX_STAKE_MINOR
+from ledger.games.tonk.validation import MAX_STAKE_MINOR
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 MAX_NUMBER = 2**31 - 1
@@ -24,7 +24,7 @@ AMOUNT_BOUNDS = {"minimum": 1, "maximum": MAX_PAYMENT_MINOR}
 NAME_BOUNDS = {"minLength": 1, "maxLength": MAX_NAME}
 OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
 
-# Documentation of the §8.1 parts the rules engine parses (``ledger.rules.entry``): marshmallow
+# Documentation of the §8.1 parts the rules engine parses (``ledger.games.tonk.entry``): marshmallow
 # only checks that they are objects, so that refusals keep their §9.1 codes and precedence.
 OUTCOME_DOC = {
     "description": "How the hand ended (RULES.md §8.1): `kind` plus that kind's fields.",
@@ -283,7 +283,7 @@ class ExportQuerySchema(Schema):
 
 class ScoreEntrySchema(Schema):
     """``POST /api/v1/score``: one RULES.md §8.1 entry. Documentation only: the rules engine
-    (``ledger.rules.entry.parse_entry``) checks it so that each refusal keeps its §9.1 code."""
+    (``ledger.games.tonk.entry.parse_entry``) checks it so that each refusal keeps its §9.1 code."""
 
     ruleset = fields.Dict(metadata=RULESET_DOC)
     players = fields.List(fields.String(), required=True)

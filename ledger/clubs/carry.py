@@ -31,7 +31,7 @@ from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.names import clean_name
 from ledger.money import format_plain
 from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
-from ledger.rules import HandError, RuleSet
+from ledger.games.tonk import HandError, RuleSet
 from ledger.settlement import SettlementPlan, settle
 from ledger.timeline import seat_order
 

@@ -42,7 +42,7 @@ from ledger.export import _csv
 from ledger.i18n import LANGUAGES, N_
 from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.settlement import settle
 
 _INSERT_HAND = insert(Hand.__table__)  # type: ignore[attr-defined]  (prepared once)

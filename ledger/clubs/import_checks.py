@@ -17,7 +17,7 @@ from ledger.i18n import N_
 from ledger.money import UNKNOWN_CURRENCY, minor_digits
 from ledger.names import alike_names, clean_name, look_alike_pair
 from ledger.night import MAX_EXACT_TOTAL, MAX_NAME
-from ledger.rules import PRESETS, HandError, RuleSet
+from ledger.games.tonk import PRESETS, HandError, RuleSet
 from ledger.zones import is_known_zone
 
 NIGHT_STATUSES = ("open", "closed")
@@ -27,7 +27,7 @@ NOT_READABLE = N_("The document is not a club export this server can read ({deta
 def check_document(doc: Mapping[str, Any]) -> None:
     """Raise :class:`HandError` 422 (``invalid_entry``, ``duplicate_player`` for names that look
     alike, or the name and rule refusals of :func:`ledger.names.clean_name` and
-    :class:`~ledger.rules.RuleSet`) naming the first field of ``doc`` the app could not read
+    :class:`~ledger.games.tonk.RuleSet`) naming the first field of ``doc`` the app could not read
     back after storing it; the shape itself (keys, types, bounds) is
     :class:`~ledger.clubs.import_schema.ClubImportSchema`'s."""
     source = doc["club"]

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.names import name_key
-from ledger.rules.words import N_
+from ledger.sentences import N_
 
 def names_over_time(doc: Mapping[str, Any], members: Mapping[int, str]) -> dict[int, set[str]]:
     """Each member's names over time (as :func:`name_key`): now, and in the club's history."""

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ledger.errors import NightError
-from ledger.rules.words import N_
+from ledger.sentences import N_
 
 MISSING = "—"  # shown for a part one side has and the other lacks
 MISMATCH = N_("The document says {claimed} here, but replaying it gives {replayed}.")

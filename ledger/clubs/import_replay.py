@@ -4,7 +4,7 @@ happened, and the document is refused when its own figures differ.
 What happened is what the live API was told: the members, each night's seating, stake and
 rules, each hand's entry (every version, as entered), the payments, who sat as which member,
 and whether a closed night carried. From these :func:`replay` works out again, as the live
-API does, every hand's result under the night's rules (:func:`ledger.rules.score_hand`, at
+API does, every hand's result under the night's rules (:func:`ledger.games.tonk.score_hand`, at
 the seating and stake the hand was played at), each night's last hand number, nets and what is
 still owed, what a carried night carried for each member, the current stake (from the night's
 history), and checks the payments (night and club) against the history that recorded them. It
@@ -41,8 +41,8 @@ from ledger.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.payments import MAX_EXACT_TOTAL
 from ledger.recording import Submission
-from ledger.rules import HandError, RuleSet, parse_hand, score_hand
-from ledger.rules.words import N_
+from ledger.games.tonk import HandError, RuleSet, parse_hand, score_hand
+from ledger.sentences import N_
 from ledger.zones import is_known_zone
 
 

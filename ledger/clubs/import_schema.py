@@ -20,8 +20,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ledger.idempotency import MAX_IDEMPOTENCY_KEY
 from ledger.payments import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR
-from ledger.rules.entry import OUTCOME_KINDS
-from ledger.rules.validation import MAX_STAKE_MINOR
+from ledger.games.tonk.entry import OUTCOME_KINDS
+from ledger.games.tonk.validation import MAX_STAKE_MINOR
 
 FORMAT = "tonk-ledger-club"
 VERSION = 1

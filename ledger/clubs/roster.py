@@ -28,7 +28,7 @@ from ledger.money import minor_digits
 from ledger.names import clean_name, look_alike, look_alike_pair, name_key, normalise_name
 from ledger.money import UNKNOWN_CURRENCY
 from ledger.night import NightError
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 CLUB_ROLES = ("owner", "member", "viewer")

@@ -20,7 +20,7 @@ from ledger.i18n import N_
 from ledger.models import GameSession
 from ledger.names import clean_name, normalise_name
 from ledger.night import MAX_NAME
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.timeline import seat_order
 
 

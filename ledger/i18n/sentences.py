@@ -1,6 +1,6 @@
 """Puts the engine's sentences into the reader's words: the renderer installed into
-:mod:`ledger.rules.words`, so that ``HandError.message``, ``NightError.message`` and every
-:class:`~ledger.rules.words.Sentence` read in the current language.
+:mod:`ledger.sentences`, so that ``HandError.message``, ``NightError.message`` and every
+:class:`~ledger.sentences.Sentence` read in the current language.
 
 Parameters are localised on the way: lists of names are joined the language's way (Babel's
 ``format_list``: "Dee, Rosa ja Marcus"), cards keep their rank and suit symbol with the joker
@@ -15,8 +15,8 @@ from babel.lists import format_list
 from ledger.i18n.languages import PSEUDO, SOURCE
 from ledger.i18n.pseudo import pseudo
 from ledger.i18n.translate import current_language, format_locale, gettext, pgettext
-from ledger.rules import words
-from ledger.rules.cards import Card
+from ledger import sentences as words
+from ledger.games.tonk.cards import Card
 
 
 def card_text(card: Card) -> str:

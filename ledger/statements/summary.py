@@ -23,7 +23,7 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 
 from ledger.i18n import N_, _, ngettext, pgettext
 from ledger.report import HandLine, SessionReport, plan_lines, running_minor
-from ledger.rules import PRESETS
+from ledger.games.tonk import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width
 from ledger.statements.heading import Heading

@@ -19,7 +19,7 @@ from ledger.db import get_session
 from ledger.i18n import N_, _
 from ledger.models import GameSession
 from ledger.night import NightError
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key

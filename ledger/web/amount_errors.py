@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ledger.i18n import _
 from ledger.money import AmountError
-from ledger.rules.validation import MAX_STAKE_MINOR
+from ledger.games.tonk.validation import MAX_STAKE_MINOR
 from ledger.web.formatting import money
 
 

@@ -1,7 +1,7 @@
 """The tap-friendly card picker: one row per suit, one chip per card (a checkbox in a label).
 
-Display data only: card values, symbols and points come from :mod:`ledger.rules` (points via
-the engine's :func:`~ledger.rules.validation.card_points`, so a joker counts what the session's
+Display data only: card values, symbols and points come from :mod:`ledger.games.tonk` (points via
+the engine's :func:`~ledger.games.tonk.validation.card_points`, so a joker counts what the session's
 rules say). The chip's checkbox value is the canonical card text (``QD``, ``10H``, ``JK``).
 
 When jokers are declared (``joker_value_mode = declared``) each joker is a menu of what it
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.i18n import N_, _, ngettext, pgettext
-from ledger.rules import Card, RuleSet
-from ledger.rules.cards import RANKS, SUIT_SYMBOLS, SUITS
-from ledger.rules.validation import card_points
+from ledger.games.tonk import Card, RuleSet
+from ledger.games.tonk.cards import RANKS, SUIT_SYMBOLS, SUITS
+from ledger.games.tonk.validation import card_points
 
 # A card in words, one phrase per suit so each language can order and inflect it ("Queen of spades").
 SPOKEN = {

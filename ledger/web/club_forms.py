@@ -16,7 +16,7 @@ from ledger.clubs import roster
 from ledger.db import get_session
 from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.web.access import device
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import remember_club_token

@@ -16,7 +16,7 @@ from ledger.db import get_session
 from ledger.i18n import LANGUAGES, N_, _
 from ledger.names import clean_name
 from ledger.night import NightError
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_view, club_authorised
 

@@ -165,7 +165,7 @@ def club_start_night(club_id: str) -> Any:
 
     from ledger.clubs import carry
     from ledger.money import parse_amount
-    from ledger.rules import HandError, RuleSet
+    from ledger.games.tonk import HandError, RuleSet
     from ledger.web.access import remember_token
 
     club, actor = club_authorised(club_id, "start_night")

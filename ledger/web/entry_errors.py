@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ledger.i18n import N_, _
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 
 if TYPE_CHECKING:
     from ledger.web.entry_form import HandForm

@@ -35,9 +35,9 @@ from werkzeug.datastructures import MultiDict
 
 from ledger.i18n import N_, _
 from ledger.money import format_plain
-from ledger.rules import Card, InvalidCard, RuleSet
-from ledger.rules.describe import OUTCOME_TITLES
-from ledger.rules.validation import total_range
+from ledger.games.tonk import Card, InvalidCard, RuleSet
+from ledger.games.tonk.describe import OUTCOME_TITLES
+from ledger.games.tonk.validation import total_range
 from ledger.web.entry_errors import FINAL, EntryErrors
 from ledger.web.entry_submission import EntrySubmission
 from ledger.web.formatting import engine_words
@@ -301,7 +301,7 @@ class HandForm(EntrySubmission, EntryErrors):
         return self.kind not in ("deal_tonk", "double_double")
 
     def total_bounds(self) -> tuple[int, int]:
-        """``(min, max)`` of a total field: :func:`ledger.rules.validation.total_range` of this
+        """``(min, max)`` of a total field: :func:`ledger.games.tonk.validation.total_range` of this
         kind of hand, as wide as a knocker's (the page may not know yet who knocked); the
         server checks each hand's own range."""
         return total_range(self.rules, self.kind or "", knocker=True)

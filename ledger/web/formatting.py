@@ -17,10 +17,10 @@ from jinja2.runtime import Context
 from ledger.db import get_session
 from ledger.i18n import _
 from ledger.i18n.sentences import names_text
-from ledger.rules.words import Sentence
+from ledger.sentences import Sentence
 from ledger.models import GameSession
 from ledger.money import format_minor, format_plain
-from ledger.rules import Card, InvalidCard
+from ledger.games.tonk import Card, InvalidCard
 from ledger.web.blueprint import bp
 from ledger.zones import zone
 from ledger.web.language import format_locale_now
@@ -59,7 +59,7 @@ def join_names(names: list[str] | tuple[str, ...]) -> str:
 
 def engine_words(text: str | Sentence) -> str:
     """Words the rules engine hands out (a preset's title, an outcome's name, a rule line) in
-    the reader's language: a :class:`~ledger.rules.words.Sentence` is rendered, a plain
+    the reader's language: a :class:`~ledger.sentences.Sentence` is rendered, a plain
     ``N_``-marked string is looked up in the catalogue (unknown text stays as it is)."""
     if isinstance(text, Sentence):
         return str(text)

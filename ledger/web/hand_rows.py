@@ -14,7 +14,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from ledger.models import AuditEvent, GameSession, Hand
-from ledger.rules.describe import describe_hand
+from ledger.games.tonk.describe import describe_hand
 
 
 def stamp(event: AuditEvent | None) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""House rules on the phone: one control per toggle of :data:`ledger.rules.ruleset.TOGGLES`,
+"""House rules on the phone: one control per toggle of :data:`ledger.games.tonk.ruleset.TOGGLES`,
 read back from a form, and the rules in plain words.
 
 :class:`RulesChoice` is what the "House rules" part of the start form sent: the chosen
@@ -9,7 +9,7 @@ keeps the changes made by hand. Every check is the engine's (:meth:`RuleSet.from
 refusals (``invalid_ruleset``, field ``ruleset.toggles.<name>``) land beside the control.
 
 Nothing here computes a payout: the plain words come from
-:func:`ledger.rules.explain.rule_lines`. The labels below are display text only, marked for the
+:func:`ledger.games.tonk.explain.rule_lines`. The labels below are display text only, marked for the
 catalogue (``N_``) and put into the request's language where they are read (:func:`label_of`,
 :func:`value_label`, :meth:`RulesChoice.groups`), never when this module is imported.
 """
@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ledger.i18n import N_, _
-from ledger.rules import PRESETS, HandError, RuleSet
-from ledger.rules.describe import OUTCOME_TITLES
-from ledger.rules.explain import rule_lines
-from ledger.rules.ruleset import TOGGLES, Toggle
+from ledger.games.tonk import PRESETS, HandError, RuleSet
+from ledger.games.tonk.describe import OUTCOME_TITLES
+from ledger.games.tonk.explain import rule_lines
+from ledger.games.tonk.ruleset import TOGGLES, Toggle
 from ledger.web.formatting import engine_words
 
 DEFAULT_PRESET = "classic"

@@ -21,8 +21,8 @@ from ledger.access import Actor
 from ledger.db import get_session
 from ledger.i18n import N_, _
 from ledger.models import AuditEvent, GameSession, Hand
-from ledger.rules import PRESETS
-from ledger.rules.describe import describe_hand
+from ledger.games.tonk import PRESETS
+from ledger.games.tonk.describe import describe_hand
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp

@@ -25,8 +25,8 @@ from ledger.i18n import N_, _
 from ledger.models import GameSession, Hand
 from ledger.money import parse_amount
 from ledger.night import NightError
-from ledger.rules import HandError, HandResult
-from ledger.rules.describe import describe_hand
+from ledger.games.tonk import HandError, HandResult
+from ledger.games.tonk.describe import describe_hand
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.card_grid import card_grid, spade_choices

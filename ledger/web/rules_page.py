@@ -1,7 +1,7 @@
 """The rules in words: the reference page of a night, and the live summary of the start form.
 
 ``/s/<id>/rules`` shows what each outcome pays under the rules frozen into this session, in
-words (:func:`ledger.rules.explain.rule_lines`), which toggles the table changed from its
+words (:func:`ledger.games.tonk.explain.rule_lines`), which toggles the table changed from its
 preset, and worked examples that the engine prices when the page is requested (never
 hand-written numbers), with every player's net.
 
@@ -18,8 +18,8 @@ from flask import jsonify, render_template, request
 
 from ledger import night as ledger_night
 from ledger.i18n import _
-from ledger.rules import PRESETS
-from ledger.rules.explain import worked_examples
+from ledger.games.tonk import PRESETS
+from ledger.games.tonk.explain import worked_examples
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.formatting import engine_words

@@ -27,7 +27,7 @@ from ledger.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
 from ledger.night import NightError
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.timeline import roster_of, seat_order
 from ledger.web import live
 from ledger.web.access import authorised

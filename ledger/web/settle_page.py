@@ -26,7 +26,7 @@ from ledger.statements.words import why_sentence
 from ledger.web.entry_form import new_key
 from ledger.web.start_form import amount_message
 from ledger.night import NightError
-from ledger.rules import HandError
+from ledger.games.tonk import HandError
 from ledger.timeline import seat_order
 from ledger.web import live
 from ledger.web.access import MAX_ID, authorised

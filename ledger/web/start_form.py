@@ -30,8 +30,8 @@ from ledger import night as ledger_night
 from ledger.i18n import _, format_locale, ngettext
 from ledger.models import GameSession
 from ledger.money import parse_amount
-from ledger.rules import PRESETS, HandError
-from ledger.rules.ruleset import TOGGLES
+from ledger.games.tonk import PRESETS, HandError
+from ledger.games.tonk.ruleset import TOGGLES
 from ledger.db import get_session
 from ledger.web.amount_errors import amount_message, stake_range_message  # also imported from here by the settle, seats and club pages
 from ledger.web.formatting import engine_words

@@ -25,7 +25,7 @@ from ledger.i18n import _
 from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.models import AuditEvent, GameSession, utcnow
 from ledger.night import NightError
-from ledger.rules import PRESETS
+from ledger.games.tonk import PRESETS
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)

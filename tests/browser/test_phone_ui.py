@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ledger.money import format_minor
-from ledger.rules import Card
+from ledger.games.tonk import Card
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,7 @@ placeholders and its parameters, never a finished sentence in one language.
 ``N_`` marks a template for ``pybabel extract``. :class:`Sentence` holds a template and its
 parameters and becomes words only when shown (``str(sentence)``), through the renderer installed
 by the language layer (:mod:`ledger.i18n.refusals`); with none installed, plain English.
-Parameters may be ``str``, ``int``, a :class:`~ledger.rules.cards.Card` (shown with its suit
+Parameters may be ``str``, ``int``, a :class:`~ledger.games.tonk.cards.Card` (shown with its suit
 symbol), :class:`Cards` (several cards side by side: "K♠ Q♥ J♦"), a list or tuple of names
 ("Dee, Rosa and Marcus"), or another :class:`Sentence`.
 
@@ -71,7 +71,7 @@ def render(template: str, params: Mapping[str, Any]) -> str:
 @dataclass(frozen=True, slots=True)
 class Cards:
     """Cards shown side by side as one parameter (``"K♠ Q♥ J♦"``), each card in the reader's
-    words (a joker named in the language). ``cards`` are :class:`~ledger.rules.cards.Card`."""
+    words (a joker named in the language). ``cards`` are :class:`~ledger.games.tonk.cards.Card`."""
 
     cards: tuple[Any, ...]
 

@@ -5,7 +5,7 @@
 a handful of typical hands for a given table and scores them with :func:`score_hand` at call
 time, so a reference page never shows hand-written numbers.
 
-Every rule is one whole sentence per case, kept as a :class:`~ledger.rules.words.Sentence`
+Every rule is one whole sentence per case, kept as a :class:`~ledger.sentences.Sentence`
 (:attr:`RuleLine.sentence`); :attr:`RuleLine.text` is it in the language being written now.
 
 Pure domain code: standard library only.
@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ledger.rules.cards import Card
-from ledger.rules.engine import HandResult, score_hand
-from ledger.rules.entry import parse_hand
-from ledger.rules.errors import HandError
-from ledger.rules.ruleset import RuleSet
-from ledger.rules.words import N_, Cards, Sentence
+from ledger.games.tonk.cards import Card
+from ledger.games.tonk.engine import HandResult, score_hand
+from ledger.games.tonk.entry import parse_hand
+from ledger.games.errors import HandError
+from ledger.games.tonk.ruleset import RuleSet
+from ledger.sentences import N_, Cards, Sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ class RuleLine:
 def rule_lines(rules: RuleSet) -> list[RuleLine]:
     """Everything this rule set pays and allows, in words, outcome by outcome (§4, §3, §1.4).
 
-    Returns :class:`RuleLine` s; each holds one whole :class:`~ledger.rules.words.Sentence`."""
+    Returns :class:`RuleLine` s; each holds one whole :class:`~ledger.sentences.Sentence`."""
     lines: list[RuleLine] = []
 
     def add(topic: str, template: str, section: str, **params: Any) -> None:
@@ -178,7 +178,7 @@ SPADE_POT = {
 @dataclass(frozen=True, slots=True)
 class WorkedExample:
     """A typical hand and what this table's rules pay for it, computed by the engine.
-    ``title`` and ``story`` are :class:`~ledger.rules.words.Sentence` s (``str()`` them)."""
+    ``title`` and ``story`` are :class:`~ledger.sentences.Sentence` s (``str()`` them)."""
 
     title: Sentence
     story: Sentence

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.rules.entry import HandRecord, parse_entry
-from ledger.rules.netting import net_payments
-from ledger.rules.payouts import main_payout, side_pot_payments
-from ledger.rules.ruleset import RuleSet
-from ledger.rules.validation import check_entry
+from ledger.games.tonk.entry import HandRecord, parse_entry
+from ledger.games.netting import net_payments
+from ledger.games.tonk.payouts import main_payout, side_pot_payments
+from ledger.games.tonk.ruleset import RuleSet
+from ledger.games.tonk.validation import check_entry
 from ledger.transfers import Transfer
 
 
@@ -36,6 +36,11 @@ class HandResult:
     counts: dict[str, int] = field(default_factory=dict)
     side_pot_winner: str | None = None
 
+    @property
+    def state(self) -> None:
+        """Tonk keeps no state from hand to hand (:class:`ledger.games.base.Scored`)."""
+        return None
+
     def to_json(self) -> dict[str, Any]:
         """``{"transfers": [{"from","to","amount"}], "net": {...}, "redeal": bool,
         "winners": [...]}``: the §8.2 shape plus ``redeal: false`` and ``winners``."""
@@ -50,7 +55,7 @@ class HandResult:
 def score_hand(rules: RuleSet, record: HandRecord) -> HandResult:
     """Check ``record`` under ``rules`` and work out its payouts.
 
-    Returns a :class:`HandResult`. Raises :class:`~ledger.rules.errors.HandError` with the first
+    Returns a :class:`HandResult`. Raises :class:`~ledger.games.errors.HandError` with the first
     failing §9.1 code (``invalid_entry`` for a malformed record).
     """
     checked = check_entry(rules, record)
@@ -74,7 +79,7 @@ def score_hand(rules: RuleSet, record: HandRecord) -> HandResult:
 def score_entry(entry: Mapping[str, Any]) -> HandResult:
     """Score a self-contained §8.1 entry (with ``ruleset``, ``players`` and ``stake``).
 
-    Raises :class:`~ledger.rules.errors.HandError` (``invalid_ruleset``, ``invalid_entry`` or
+    Raises :class:`~ledger.games.errors.HandError` (``invalid_ruleset``, ``invalid_entry`` or
     a §9.1 code).
     """
     record = parse_entry(entry)

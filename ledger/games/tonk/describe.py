@@ -4,7 +4,7 @@ Works on the JSON forms stored by the ledger (the entry's ``outcome`` and a resu
 ``winners``, ``redeal`` and ``detail``), so old hands read the same however they were stored.
 
 Every description is one whole sentence per case (with or without the count, with or without
-the multiplier), returned as a :class:`~ledger.rules.words.Sentence`: ``str()`` it, or put it in
+the multiplier), returned as a :class:`~ledger.sentences.Sentence`: ``str()`` it, or put it in
 a template, to read it in the current language.
 
 Pure domain code: standard library only.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Sequence
 
-from ledger.rules.words import N_, Sentence, render
+from ledger.sentences import N_, Sentence, render
 
 OUTCOME_TITLE_TEMPLATES: dict[str, str] = {
     "deal_tonk": N_("Tonk on the deal"),
@@ -118,7 +118,7 @@ def describe_hand(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> Sent
 
     ``outcome`` is the §8.1 outcome object; ``result`` holds ``winners`` (list), ``redeal``
     (bool) and ``detail`` (dict) as produced by the engine. Returns a
-    :class:`~ledger.rules.words.Sentence` (``str()`` gives it in the current language).
+    :class:`~ledger.sentences.Sentence` (``str()`` gives it in the current language).
     """
     kind = outcome.get("kind")
     winners = list(result.get("winners") or [])

@@ -7,8 +7,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Callable, Iterable, Iterator, Sequence
 
-from ledger.rules.cards import Card
-from ledger.rules.ruleset import RuleSet
+from ledger.games.tonk.cards import Card
+from ledger.games.tonk.ruleset import RuleSet
 
 MAX_BOOK = 4
 MIN_SPREAD = 3
@@ -19,7 +19,7 @@ def spread_problem(cards: Sequence[Card], rules: RuleSet) -> str | None:
 
     The reason is a code: ``too_short`` (fewer than 3 cards), ``too_few_real_cards`` (a joker
     with fewer than ``min_natural_cards_per_spread`` real cards), ``book_too_long`` (more than 4
-    of a rank) or ``neither``; the sentences are :data:`ledger.rules.validation.BAD_SPREAD`.
+    of a rank) or ``neither``; the sentences are :data:`ledger.games.tonk.validation.BAD_SPREAD`.
     A joker stands for any card the spread needs, provided the spread holds at least
     ``min_natural_cards_per_spread`` real cards (§1.4).
     """

@@ -1,5 +1,5 @@
 """Who pays whom for each way a hand can end (RULES.md §4), with the outcome checks of §9.1
-item 14. Payments are gross here; :mod:`ledger.rules.netting` nets them (§8.3).
+item 14. Payments are gross here; :mod:`ledger.games.netting` nets them (§8.3).
 
 Pure domain code: standard library only.
 """
@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ledger.rules.cards import Card
-from ledger.rules.errors import HandError
-from ledger.rules.spreads import is_run
-from ledger.rules.validation import CheckedHand, check_stake, describe_cards, hand_points
-from ledger.rules.words import N_
+from ledger.games.tonk.cards import Card
+from ledger.games.errors import HandError
+from ledger.games.tonk.spreads import is_run
+from ledger.games.tonk.validation import CheckedHand, check_stake, describe_cards, hand_points
+from ledger.sentences import N_
 
 
 @dataclass(slots=True)

@@ -1,8 +1,8 @@
 """Checks an entry against the rules, in the order of RULES.md §9.1, and counts every hand.
 
 :func:`check_entry` either returns a :class:`CheckedHand` (cards parsed, counts known) or raises
-the first :class:`~ledger.rules.errors.HandError` by §9.1 precedence. The outcome-specific
-checks of §9.1 item 14 live with the payouts in :mod:`ledger.rules.payouts`.
+the first :class:`~ledger.games.tonk.errors.HandError` by §9.1 precedence. The outcome-specific
+checks of §9.1 item 14 live with the payouts in :mod:`ledger.games.tonk.payouts`.
 
 Pure domain code: standard library only.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.rules.card_entries import Parsed, check_duplicates, check_jokers, parse_cards
-from ledger.rules.cards import Card
-from ledger.rules.entry import HandEntry, HandRecord
-from ledger.rules.errors import HandError
-from ledger.rules.ruleset import RuleSet
-from ledger.rules.spreads import best_held_spreads_value, layable_spreads, spread_problem
-from ledger.rules.words import N_, Cards
+from ledger.games.tonk.card_entries import Parsed, check_duplicates, check_jokers, parse_cards
+from ledger.games.tonk.cards import Card
+from ledger.games.tonk.entry import HandEntry, HandRecord
+from ledger.games.errors import HandError
+from ledger.games.tonk.ruleset import RuleSet
+from ledger.games.tonk.spreads import best_held_spreads_value, layable_spreads, spread_problem
+from ledger.sentences import N_, Cards
 
 
 @dataclass(slots=True)
@@ -209,7 +209,7 @@ def _check_features(rules: RuleSet, record: HandRecord) -> None:
         )
 
 
-# -- 6–8: cards (ledger.rules.card_entries) ---------------------------------------------------
+# -- 6–8: cards (ledger.games.tonk.card_entries) ---------------------------------------------------
 # -- 9–10: which hands, how many cards ---------------------------------------------------------
 def _check_required_hands(record: HandRecord) -> None:
     outcome = record.outcome

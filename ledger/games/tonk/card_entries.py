@@ -2,7 +2,7 @@
 was entered (a hand, laid spreads, the final spread, a spade bet), jokers allowed and counted,
 and no card entered twice. Each refusal is one whole sentence per place a card can be entered.
 
-Used by :mod:`ledger.rules.validation`. Pure domain code: standard library only.
+Used by :mod:`ledger.games.tonk.validation`. Pure domain code: standard library only.
 """
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ledger.rules.cards import Card, InvalidCard
-from ledger.rules.entry import HandRecord
-from ledger.rules.errors import HandError
-from ledger.rules.ruleset import RuleSet
-from ledger.rules.words import N_
+from ledger.games.tonk.cards import Card, InvalidCard
+from ledger.games.tonk.entry import HandRecord
+from ledger.games.errors import HandError
+from ledger.games.tonk.ruleset import RuleSet
+from ledger.sentences import N_
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ build (measured with ``bench/bench_engine.py``).
 
 :func:`parse_entry` checks only the *shape* of the JSON (objects, lists, whole numbers). Every
 rule check, including whether a card text is a card or a name is seated, belongs to
-:mod:`ledger.rules.validation`, so the §9.1 precedence holds. Card texts stay raw strings here.
+:mod:`ledger.games.tonk.validation`, so the §9.1 precedence holds. Card texts stay raw strings here.
 
 Pure domain code: standard library only.
 """
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.rules.errors import HandError
-from ledger.rules.words import N_
+from ledger.games.errors import HandError
+from ledger.sentences import N_
 
 OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
 

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ledger.rules.errors import HandError
-from ledger.rules.words import N_, render
+from ledger.games.errors import HandError
+from ledger.sentences import N_, render
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,37 @@
+"""The games the ledger knows: a registry of :class:`~ledger.games.base.Game` objects, each a
+package of pure rules (standard library only), independent of the others.
+
+    from ledger.games import game
+    scored = game("tonk").score_entry(entry)
+
+A night without ``game`` is Tonk (:data:`DEFAULT_GAME`).
+"""
+from __future__ import annotations
+
+from ledger.games.base import Game, Rules, Scored
+from ledger.games.errors import HandError
+from ledger.games.tonk.game import TONK
+
+DEFAULT_GAME = "tonk"
+
+GAMES: dict[str, Game] = {g.name: g for g in (TONK,)}
+
+
+class UnknownGame(KeyError):
+    """``game`` names no registered game; ``name`` is what was asked for."""
+
+    def __init__(self, name: object) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def game(name: str | None) -> Game:
+    """The game registered as ``name`` (``None`` = Tonk); raises :class:`UnknownGame`."""
+    key = DEFAULT_GAME if name is None else name
+    try:
+        return GAMES[key]
+    except (KeyError, TypeError):
+        raise UnknownGame(name) from None
+
+
+__all__ = ["DEFAULT_GAME", "GAMES", "Game", "HandError", "Rules", "Scored", "UnknownGame", "game"]
