@@ -11,10 +11,11 @@ from __future__ import annotations
 from ledger.games.base import Game, Rules, Scored
 from ledger.games.errors import HandError
 from ledger.games.tonk.game import TONK
+from ledger.games.tongits.game import TONGITS
 
 DEFAULT_GAME = "tonk"
 
-GAMES: dict[str, Game] = {g.name: g for g in (TONK,)}
+GAMES: dict[str, Game] = {g.name: g for g in (TONK, TONGITS)}
 
 
 class UnknownGame(KeyError):
