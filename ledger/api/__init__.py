@@ -45,6 +45,7 @@ from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.models import GameSession
 from ledger.names import normalise_entry
 from ledger.payments import because_json, carried_into, explained_settlement
+from ledger.games import DEFAULT_GAME, GAMES, UnknownGame, game
 from ledger.games.tonk import RuleSet, score_entry
 from ledger.sentences import Sentence
 from ledger.settlement import UnbalancedError, settle
@@ -55,9 +56,20 @@ SESSION_FIELD_CODES = {"stake": "invalid_stake"}
 # -- stateless -----------------------------------------------------------------------------------
 @bp.post("/score")
 def score() -> Any:
-    """One §8.1 entry → 200 §8.2 result, or 422 ``{"error": §9.1 code, ...}``."""
-    result = score_entry(normalise_entry(json_body()))
-    return jsonify(result.to_json())
+    """One §8.1 entry → 200 §8.2 result, or 422 ``{"error": §9.1 code, ...}``. An optional
+    ``"game"`` picks the game: absent or null = ``"tonk"`` (RULES.md, unchanged), ``"tongits"``
+    a TONGITS.md §8.1 entry → its §8.2 result (``pot`` and all); any other value is 400
+    ``invalid_game`` (field ``game``)."""
+    body = json_body()
+    name = body.pop("game", None)
+    try:
+        chosen = game(name)
+    except UnknownGame:
+        raise ApiError(400, "invalid_game", N_("game must be one of {games}; got {value}."), "game",
+                       games=", ".join(GAMES), value=repr(name)) from None
+    if chosen.name == DEFAULT_GAME:
+        return jsonify(score_entry(normalise_entry(body)).to_json())
+    return jsonify(chosen.score_entry(normalise_entry(body)).to_json())
 
 
 @bp.post("/settle")

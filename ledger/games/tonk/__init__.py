@@ -5,6 +5,7 @@ Typical use::
     from ledger.games.tonk import RuleSet, parse_entry, score_hand, HandError
     result = score_hand(RuleSet.from_spec({"preset": "classic"}), parse_entry(entry))
 """
+from ledger.games.tonk import errors as _errors  # noqa: F401  (registers the §9.1 codes)
 from ledger.games.tonk.cards import Card, InvalidCard
 from ledger.games.tonk.engine import HandResult, score_entry, score_hand
 from ledger.games.tonk.entry import HandRecord, parse_entry, parse_hand
