@@ -24,7 +24,7 @@ BEARER = [{"bearerAuth": []}]
 JSON = "application/json"
 
 ERROR_CODES = {
-    400: "`malformed_json`: the body is empty or not JSON.",
+    400: "`malformed_json`: the body is empty or not JSON; `invalid_game` (`POST /score`): `game` names no game.",
     401: "`unauthorized`: no bearer token was sent; `token_revoked`: the token was withdrawn (its phone removed, "
          "or the links renewed).",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
@@ -93,8 +93,10 @@ def _paths() -> dict[str, dict[str, Any]]:
         "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}
     return {
         "/score": {"post": _op(
-            "Score one RULES.md §8.1 entry (no session, no token).",
-            {200: _json(out.ScoreResultSchema, "The §8.2 result.")}, (), body=inp.ScoreEntrySchema, auth=False)},
+            "Score one RULES.md §8.1 entry, or a TONGITS.md §8.1 entry with `\"game\": \"tongits\"` (no session, "
+            "no token).",
+            {200: _json({"anyOf": [out.ScoreResultSchema, out.TongitsScoreResultSchema]},
+                        "The game's §8.2 result.")}, (), body=inp.ScoreEntrySchema, auth=False)},
         "/settle": {"post": _op(
             "The fewest transfers that clear a set of balances (rate-limited per client).",
             {200: _json(out.SettlePlanSchema, "The plan.")}, (429,), body=inp.SettleSchema, auth=False)},

@@ -49,6 +49,32 @@ class ScoreResultSchema(Answer):
     winners = fields.List(fields.String(), required=True)
 
 
+class TongitsPotSchema(Answer):
+    """TONGITS.md §8.2 ``pot``: the pot's move in one entry and the state after it."""
+
+    balance_before = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    antes = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    taken_by = fields.String(required=True, allow_none=True, metadata={"description": "Who took the pot, or null."})
+    taken = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    split = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    balance_after = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    holder = fields.String(required=True, allow_none=True, metadata={"description": "The hitter after the hand."})
+    streak = fields.Integer(required=True, validate=validate.Range(min=0))
+
+
+class TongitsScoreResultSchema(Answer):
+    """TONGITS.md §8.2 result (``"game": "tongits"``): ``"pot"`` is a party of the transfers and
+    a key of ``net``; ``next_dealer`` when the entry named its dealer (not on a close);
+    ``redeal`` only on a redeal (true)."""
+
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    net = _net("Each player's signed result of the entry, zero included, and the pot's.")
+    pot = fields.Nested(TongitsPotSchema, required=True)
+    winner = fields.String(required=True, allow_none=True)
+    next_dealer = fields.String()
+    redeal = fields.Boolean(validate=validate.Equal(True))
+
+
 class SettlePlanSchema(Answer):
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
     transfer_count = fields.Integer(required=True)

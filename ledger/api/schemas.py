@@ -281,14 +281,44 @@ class ExportQuerySchema(Schema):
     table = fields.String(load_default="hands", validate=validate.OneOf(CSV_TABLES))
 
 
-class ScoreEntrySchema(Schema):
-    """``POST /api/v1/score``: one RULES.md §8.1 entry. Documentation only: the rules engine
-    (``ledger.games.tonk.entry.parse_entry``) checks it so that each refusal keeps its §9.1 code."""
+SCORE_GAMES = ("tonk", "tongits")
+TONGITS_KINDS = ("tongits", "draw", "stock_out", "redeal", "close_pot")
+SCORE_OUTCOME_DOC = OUTCOME_DOC | {
+    "description": "How the hand ended: `kind` plus that kind's fields (RULES.md §8.1; with `\"game\": "
+                   "\"tongits\"`, TONGITS.md §8.1: `tongits` with `winner`, `draw` with `caller` and `responses`, "
+                   "`stock_out` with `last_drawer`, `redeal`, `close_pot` with `reason`).",
+    "properties": OUTCOME_DOC["properties"] | {
+        "kind": {"type": "string", "enum": list(dict.fromkeys([*OUTCOME_DOC["properties"]["kind"]["enum"],
+                                                               *TONGITS_KINDS]))},
+        "caller": {"type": "string"},
+        "responses": {"type": "object", "additionalProperties": {"type": "string",
+                                                                 "enum": ["fight", "fold", "auto_fold"]}},
+        "caller_locked": {"type": "boolean"},
+        "last_drawer": {"type": "string"},
+        "reason": {"type": "string", "enum": ["end_of_night", "seat_change"]},
+    },
+}
 
+
+class ScoreEntrySchema(Schema):
+    """``POST /api/v1/score``: one RULES.md §8.1 entry, or with ``"game": "tongits"`` one TONGITS.md
+    §8.1 entry. Documentation only: the game's engine (``ledger.games.tonk.entry.parse_entry``,
+    ``ledger.games.tongits.validation.read_entry``) checks it so that each refusal keeps its §9.1
+    code."""
+
+    game = fields.String(allow_none=True, validate=validate.OneOf(SCORE_GAMES), metadata={
+        "description": "The game: absent or null = `tonk` (a RULES.md §8.1 entry); `tongits` = a TONGITS.md §8.1 "
+                       "entry (with `pot`, `dealer`, its outcomes and hands), answered with its §8.2 result. Any "
+                       "other value is 400 `invalid_game`."})
     ruleset = fields.Dict(metadata=RULESET_DOC)
     players = fields.List(fields.String(), required=True)
     stake = fields.Integer(required=True, metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
-    outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
+    outcome = fields.Dict(required=True, metadata=SCORE_OUTCOME_DOC)
+    pot = fields.Dict(allow_none=True, metadata={
+        "description": "Tong-its only: the pot before the deal (TONGITS.md §4.8), `balance` (minor units), "
+                       "`holder` (a seated name or null) and `streak`.",
+        "properties": {"balance": {"type": "integer", "minimum": 0}, "holder": {"type": ["string", "null"]},
+                       "streak": {"type": "integer", "minimum": 0}}})
     hands = fields.Dict(metadata=HANDS_DOC)
     side_bets = fields.Dict(allow_none=True, metadata=SIDE_BETS_DOC)
     dealer = fields.String()

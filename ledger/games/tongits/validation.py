@@ -348,9 +348,9 @@ def _opened(players: tuple[str, ...], hands: Mapping[str, Any], cards: Mapping[s
 
 
 _COUNT_MISMATCH = {
-    "aces": N_("{player}'s cards and melds hold {count} aces, not {declared}."),
-    "kings": N_("{player}'s cards and melds hold {count} kings, not {declared}."),
-    "escaleras": N_("{player}'s cards and melds hold {count} escaleras, not {declared}."),
+    "aces": N_("{player} declares {declared} as the number of aces, but the cards and melds hold {count}."),
+    "kings": N_("{player} declares {declared} as the number of kings, but the cards and melds hold {count}."),
+    "escaleras": N_("{player} declares {declared} as the number of escaleras, but the cards and melds hold {count}."),
 }
 
 
@@ -378,8 +378,8 @@ def _hand(player: str, raw: Mapping[str, Any], parsed: Parsed, rules: TongitsRul
             counts[key] = count
         fours = fours_lying_together(held, melds)
         if (counts["secrets"] or 0) > fours:
-            raise HandError("bonus_mismatch", N_("{player} declares {declared} secrets, but only {count} fours of a "
-                                                 "kind lie together."), f"hands.{player}.secrets", player=player,
+            raise HandError("bonus_mismatch", N_("{player} declares {declared} as the number of secrets, but the "
+                                                 "fours of a kind lying together number {count}."), f"hands.{player}.secrets", player=player,
                             declared=counts["secrets"], count=fours)
     return PlayerHand(
         cards=held, melds=melds, total=raw.get("total"), opened=raw.get("opened"),
