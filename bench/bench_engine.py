@@ -3,8 +3,12 @@
 Prints hands scored per second over the shared vectors, and the worst cases we know of for the
 subset searches of RULES.md §3.4 (held spreads excluded, mandatory spreads) on 10-card hands
 with jokers (JK JK 2H-9H is the worst known), and a 10-card hand holding no spread under
-mandatory spreads (every subset is looked at). Each figure is the best of five rounds. No
-assertions: figures and ratios to compare between builds.
+mandatory spreads (every subset is looked at). Then Tong-its (TONGITS.md): hands per second
+over its shared vectors, and its worst hand for the best meld choice of §3.2 over 13 cards
+(found by a hill-climbing search of the meld search's states: ``AD 2C 2D 2H 2S 3D 3H 3S 4D 4H 4S
+5H 5S``, sets and runs crossing everywhere), timed with the search's memory cleared before each
+call (cold) and as a table meets it (warm), beside Tonk's figures with the ratios. Each figure
+is the best of five rounds. No assertions: figures and ratios to compare between builds.
 """
 from __future__ import annotations
 
@@ -12,9 +16,16 @@ import json
 import time
 from pathlib import Path
 
+from ledger.games import game
 from ledger.games.tonk import HandError, RuleSet, parse_entry, score_entry, score_hand
+from ledger.games.tongits.cards import read_card
+from ledger.games.tongits.points import _deadwood, points
 
-VECTORS = json.loads((Path(__file__).resolve().parent.parent / "tests" / "vectors" / "hands.json").read_text())
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+VECTORS = json.loads((TESTS / "vectors" / "hands.json").read_text())
+TONGITS_VECTORS = json.loads((TESTS / "vectors" / "tongits" / "hands.json").read_text())
+# the 13-card hand whose best meld choice takes the most search states (hill-climbing search)
+TONGITS_WORST = [read_card(c) for c in "AD 2C 2D 2H 2S 3D 3H 3S 4D 4H 4S 5H 5S".split()]
 
 
 def per_second(label: str, fn, repeat: int, rounds: int = 5) -> float:
@@ -39,10 +50,44 @@ def score_all() -> None:
             pass
 
 
+def score_all_tongits() -> None:
+    tongits = game("tongits")
+    for vector in TONGITS_VECTORS:
+        try:
+            tongits.score_entry(vector)
+        except HandError:
+            pass
+
+
 def main() -> None:
     print(f"{len(VECTORS)} shared vectors")
     vectors_rate = per_second("all vectors, parse + check + score (per vector set)", score_all, 40) * len(VECTORS)
     print(f"{'  = hands per second':<58} {vectors_rate:>10,.0f} /s")
+    tonk_worst = tonk_figures()
+    tongits_figures(vectors_rate, tonk_worst)
+
+
+def tongits_figures(tonk_rate: float, tonk_worst: float) -> None:
+    print(f"\nTong-its: {len(TONGITS_VECTORS)} shared vectors")
+    rate = per_second("all Tong-its vectors, check + score (per vector set)", score_all_tongits, 40)
+    rate *= len(TONGITS_VECTORS)
+    print(f"{'  = hands per second':<58} {rate:>10,.0f} /s")
+    print(f"{'  ratio Tong-its / Tonk hands per second':<58} {rate / tonk_rate:>10.2f} ×")
+
+    def cold() -> None:
+        _deadwood.cache_clear()
+        points(TONGITS_WORST)
+
+    worst = per_second("worst 13-card meld choice, cold (AD 2C-2S 3D-3S 4D-4S 5H 5S)", cold, 500)
+    _deadwood.cache_clear()
+    states = (points(TONGITS_WORST), _deadwood.cache_info().misses)
+    print(f"{'  its points and search states':<58} {states[0]:>10} pts, {states[1]} states")
+    per_second("same hand, warm (the search's memory kept)", lambda: points(TONGITS_WORST), 5000)
+    print(f"{'  ratio Tong-its worst / Tonk worst (calls per second)':<58} {worst / tonk_worst:>10.1f} ×")
+
+
+def tonk_figures() -> float:
+    """Tonk's worst-case figures; returns the calls per second of its worst known hand."""
 
     hand = {"cards": ["JK", "JK", "4H", "5H", "6H", "7H", "8C", "8D", "8S", "9H"]}
     ten_card = {
@@ -73,7 +118,8 @@ def main() -> None:
         "hands": {"A": {"cards": ["JK", "JK", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H"]},
                   "B": {"cards": ["2C"]}},
     })
-    per_second("JK JK 2H-9H knock, held spreads excluded (worst known)", lambda: score_hand(excluded, hearts), 50)
+    tonk_worst = per_second("JK JK 2H-9H knock, held spreads excluded (worst known)",
+                            lambda: score_hand(excluded, hearts), 50)
 
     # mandatory spreads and no spread held: every subset of both hands is judged
     no_spread = parse_entry({
@@ -84,6 +130,7 @@ def main() -> None:
     classic_must_lay = RuleSet.from_spec({"preset": "classic", "toggles": {
         "hand_size": 9, "drop_timing": "any", "must_lay_spreads": True}})
     per_second("10 + 9 cards holding no spread, mandatory spreads", lambda: score_hand(classic_must_lay, no_spread), 50)
+    return tonk_worst
 
 
 if __name__ == "__main__":
