@@ -35,9 +35,10 @@ from ledger.payments import (
     settlement_plan, void_payment,
 )
 from ledger.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
+from ledger import rescoring
 from ledger.recording import (
-    Submission, as_now, by_idempotency_key, close_pot, key_reused, preview_hand, record_hand, replays, replays_now,
-    store_version, table_changed,
+    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand, replays,
+    replays_now, store_version, stored_result, table_changed,
 )
 from ledger.games import DEFAULT_GAME, Game, Rules, game as game_of
 from ledger.games.tonk import HandError, RuleSet
@@ -220,8 +221,14 @@ def amend_hand(
     if current.status == "voided":
         raise NightError(409, "hand_voided", N_("Hand {number} is void; record a new hand instead."), "number",
                          number=number)
-    result = preview_hand(night, submission, players=current.players, stake_minor=current.stake_minor)
     dealer = submission.dealer if submission.dealer is not None else current.dealer
+    by_rule = deals_by_rule(night)
+    start = rescoring.before(db, night, number) if by_rule else None
+    if by_rule and dealer not in current.players:  # the game checks its dealer when it scores
+        raise HandError("unknown_player", N_("The dealer {name} was not seated at hand {number}."), "dealer",
+                        name=dealer, number=number)
+    result = preview_hand(night, submission, players=current.players, stake_minor=current.stake_minor,
+                          **({"dealer": dealer, "state": start.state} if start is not None else {}))
     if dealer not in current.players:
         raise HandError("unknown_player", N_("The dealer {name} was not seated at hand {number}."), "dealer",
                         name=dealer, number=number)
@@ -236,7 +243,14 @@ def amend_hand(
         figures.hands_replaced(db, night, [current], [hand])
         audit(db, night, actor, "hand_amended", hand_number=number, before=before,
               after={"version": hand.version, "dealer": dealer, "entry": hand.entry, "net": result.net})
+        if by_rule:  # the later hands are scored from what this one leaves now
+            rescoring.rechain(db, night, number, rescoring.Before(hand.result.get("state"),
+                                                                  rescoring.following(dealer, hand.result)),
+                              rescoring.following(current.dealer, current.result), actor)
         db.commit()
+    except HandError:
+        db.rollback()  # a later hand the game refuses in its new place: nothing changed
+        raise
     except IntegrityError:
         db.rollback()
         if submission.idempotency_key:  # a twin of this request was saved at the same moment
@@ -273,8 +287,20 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     audit(db, night, actor, "hand_voided", hand_number=number,
           before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
           **({"undo": True} if undo else {}))
+    if deals_by_rule(night):  # the later hands are scored from what the hand before leaves
+        _rechain_or_roll_back(db, night, number, rescoring.before(db, night, number),
+                              rescoring.following(hand.dealer, hand.result), actor)
     db.commit()
     return hand
+
+
+def _rechain_or_roll_back(db: Session, night: GameSession, number: int, start: rescoring.Before,
+                          old_next: str | None, actor: Actor) -> None:
+    try:
+        rescoring.rechain(db, night, number, start, old_next, actor)
+    except BaseException:
+        db.rollback()
+        raise
 
 
 def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
@@ -289,14 +315,37 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
         raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if hand.status != "voided":
         return hand
+    by_rule = deals_by_rule(night)
+    start = rescoring.before(db, night, number) if by_rule else None
     hand.status = "counted"
     hand.voided_at = None
     db.add(hand)
     figures.hand_restored(db, night, hand)
     audit(db, night, actor, "hand_restored", hand_number=number,
           before={"status": "voided"}, after={"status": "counted", "net": hand.result.get("net")})
+    if start is not None:  # this hand, and the later ones, are scored from what the hand before leaves now
+        try:
+            hand = _restored_in_place(db, night, hand, start, actor)
+        except BaseException:
+            db.rollback()
+            raise
+        _rechain_or_roll_back(db, night, number, rescoring.Before(hand.result.get("state"),
+                                                                  rescoring.following(hand.dealer, hand.result)),
+                              start.next_dealer, actor)
     db.commit()
     return hand
+
+
+def _restored_in_place(db: Session, night: GameSession, hand: Hand, start: rescoring.Before, actor: Actor) -> Hand:
+    """Restored ``hand`` (counted again) scored afresh from ``start``, the state the hands before
+    it leave now: a new version when that changes its result."""
+    result = preview_hand(night, Submission(outcome=hand.entry.get("outcome"), hands=hand.entry.get("hands"),
+                                            side_bets=hand.entry.get("side_bets")),
+                          players=hand.players, stake_minor=hand.stake_minor, state=start.state,
+                          dealer=None if hand.kind in figures.NOT_A_HAND else hand.dealer)
+    if stored_result(result) == hand.result:
+        return hand
+    return rescoring.replace_version(db, night, hand, hand.dealer, result, actor, hand.number)
 
 
 def undone_hand(db: Session, night: GameSession) -> Hand | None:
