@@ -5,6 +5,10 @@ Kept per player (:class:`~ledger.models.PlayerFigures`, one row for everyone who
 ``net_minor`` over the counted hands, ``paid_minor`` what the counted payments moved (paid less
 received), ``last_hand`` the last hand number the player sat at. Kept on the night's row
 (:class:`~ledger.models.GameSession`): ``counted_hands`` and ``stakes`` (where the stake changed).
+For a game with accounts besides the players (:attr:`ledger.games.base.Game.accounts`, Tong-its'
+``"pot"``): each account's balance (:class:`~ledger.models.NightAccount`, received less paid over
+the counted hands: the players' nets plus the accounts sum to zero) and, on the night's row, the
+game's ``game_state`` (what the next hand is scored from, TONGITS.md §4.8).
 
 Every change calls one of the functions below after :func:`lock` (the night's row, locked for
 the transaction: PostgreSQL queues the changes of one night behind it, SQLite's write lock
@@ -20,18 +24,24 @@ units.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from ledger.models import GameSession, Hand, HandTransfer, Payment, PlayerFigures
+from ledger.games import game as game_of
+from ledger.models import GameSession, Hand, HandTransfer, NightAccount, Payment, PlayerFigures
 from ledger.timeline import StakeChange, last_hand_of, seat_order
 
 FIGURES = PlayerFigures.__table__  # type: ignore[attr-defined]
 NIGHTS = GameSession.__table__  # type: ignore[attr-defined]
+ACCOUNTS = NightAccount.__table__  # type: ignore[attr-defined]
+#: a hand's ``kind`` that is not a hand played but an entry of the ledger's (TONGITS.md §4.9: the
+#: pot closed at the end of the night or at a seat change): it moves money, and does not count
+#: among the night's hands
+NOT_A_HAND = frozenset({"close_pot"})
 
 # the statements every change runs, prepared once (SQLAlchemy caches their compiled forms)
 _OF_PLAYER = (FIGURES.c.session_id == bindparam("night")) & (FIGURES.c.player == bindparam("name"))
@@ -39,12 +49,26 @@ _HAND_RECORDED = update(FIGURES).where(_OF_PLAYER).values(
     net_minor=FIGURES.c.net_minor + bindparam("delta"), last_hand=bindparam("number"))
 _ADD = {column: update(FIGURES).where(_OF_PLAYER).values({column: FIGURES.c[column] + bindparam("delta")})
         for column in ("net_minor", "paid_minor")}
+_ADD_ACCOUNT = update(ACCOUNTS).where(
+    (ACCOUNTS.c.session_id == bindparam("night")) & (ACCOUNTS.c.account == bindparam("name"))).values(
+    balance_minor=ACCOUNTS.c.balance_minor + bindparam("delta"))
+_SET_STATE = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(game_state=bindparam("state"))
+_ACCOUNT_BALANCES = select(ACCOUNTS.c.account, ACCOUNTS.c.balance_minor).where(
+    ACCOUNTS.c.session_id == bindparam("night"))
+_STATE = select(NIGHTS.c.game_state).where(NIGHTS.c.id == bindparam("night"))
 _COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
     counted_hands=NIGHTS.c.counted_hands + bindparam("delta"))
 _NEW_HAND = (
     update(NIGHTS).where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
     .values(last_hand_number=NIGHTS.c.last_hand_number + 1, counted_hands=NIGHTS.c.counted_hands + 1)
-    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.counted_hands, NIGHTS.c.players, NIGHTS.c.stake_minor)
+    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.counted_hands, NIGHTS.c.players, NIGHTS.c.stake_minor,
+               NIGHTS.c.game_state)
+)
+_NEW_ENTRY = (  # an entry that is not a hand (NOT_A_HAND): a number, not a counted hand
+    update(NIGHTS).where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
+    .values(last_hand_number=NIGHTS.c.last_hand_number + 1)
+    .returning(NIGHTS.c.last_hand_number, NIGHTS.c.counted_hands, NIGHTS.c.players, NIGHTS.c.stake_minor,
+               NIGHTS.c.game_state)
 )
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
@@ -83,18 +107,38 @@ def players_seated(db: Session, night: GameSession, names: Iterable[str]) -> Non
         db.connection().execute(insert(FIGURES), rows)
 
 
-def new_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], int] | None:
+def new_hand_number(db: Session, night: GameSession, *, counted: bool = True) -> tuple[int, list[str], int] | None:
     """Take the number of a hand about to be recorded and count it, in one statement that
     also reads the seating and stake it is played at: ``(number, players, stake_minor)``, or
     ``None`` when the night is not open. The night's row stays locked until the transaction
     ends (PostgreSQL's row lock; SQLite's write lock already), which keeps numbers unique and
-    gap-free under concurrent recorders. :func:`hand_recorded` follows in the same transaction."""
-    row = db.connection().execute(_NEW_HAND, {"night": night.id}).first()
+    gap-free under concurrent recorders. :func:`hand_recorded` follows in the same transaction.
+    The game state read with them is set on ``night`` (``night.game_state``, as stored).
+    ``counted=False``: the number of an entry that is not a hand (:data:`NOT_A_HAND`), which the
+    night's hand count leaves out."""
+    row = db.connection().execute(_NEW_HAND if counted else _NEW_ENTRY, {"night": night.id}).first()
     if row is None:
         return None
     set_committed_value(night, "last_hand_number", int(row.last_hand_number))  # as stored: nothing to write
     set_committed_value(night, "counted_hands", int(row.counted_hands))
+    set_committed_value(night, "game_state", row.game_state)
     return int(row.last_hand_number), list(row.players), int(row.stake_minor)
+
+
+def accounts_opened(db: Session, night: GameSession, balances: Mapping[str, int]) -> None:
+    """Rows for the accounts of a new night's game (``balances``: account → opening balance,
+    minor units; a carried pot, which the players' nets of this night do not match)."""
+    rows = [{"session_id": night.id, "account": name, "balance_minor": amount} for name, amount in balances.items()]
+    if rows:
+        db.connection().execute(insert(ACCOUNTS), rows)
+
+
+def state_changed(db: Session, night: GameSession, state: Mapping[str, Any] | None) -> None:
+    """The state the night's next hand is scored from is now ``state`` (the night's row, locked;
+    set on ``night`` as stored)."""
+    value = None if state is None else dict(state)
+    db.connection().execute(_SET_STATE, {"night": night.id, "state": value})
+    set_committed_value(night, "game_state", value)
 
 
 def hand_recorded(db: Session, night: GameSession, number: int, players: Sequence[str],
@@ -103,19 +147,24 @@ def hand_recorded(db: Session, night: GameSession, number: int, players: Sequenc
     ``transfers`` (payer, payee, amount) are added to the nets, and ``number`` is the last hand
     of everyone in ``players``."""
     net = dict.fromkeys(players, 0) | _deltas(transfers)
+    accounts = _accounts(night)
     db.connection().execute(_HAND_RECORDED, [
-        {"night": night.id, "name": name, "delta": net[name], "number": number} for name in sorted(net)])
+        {"night": night.id, "name": name, "delta": net[name], "number": number}
+        for name in sorted(net) if name not in accounts])
+    _add_accounts(db, night, {name: amount for name, amount in net.items() if name in accounts})
 
 
 def hand_voided(db: Session, night: GameSession, hand: Hand) -> None:
     """Counted ``hand`` stops counting (void, undo)."""
-    _count(db, night, -1)
+    if hand.kind not in NOT_A_HAND:
+        _count(db, night, -1)
     _add_net(db, night, _deltas(_stored_transfers(db, [hand]), sign=-1))
 
 
 def hand_restored(db: Session, night: GameSession, hand: Hand) -> None:
     """Voided ``hand`` counts again (restore, redo)."""
-    _count(db, night, 1)
+    if hand.kind not in NOT_A_HAND:
+        _count(db, night, 1)
     _add_net(db, night, _deltas(_stored_transfers(db, [hand])))
 
 
@@ -157,7 +206,20 @@ def _count(db: Session, night: GameSession, delta: int) -> None:
 
 
 def _add_net(db: Session, night: GameSession, delta: Mapping[str, int]) -> None:
-    _add(db, night, "net_minor", delta)
+    accounts = _accounts(night)
+    _add(db, night, "net_minor", {name: amount for name, amount in delta.items() if name not in accounts})
+    _add_accounts(db, night, {name: amount for name, amount in delta.items() if name in accounts})
+
+
+def _accounts(night: GameSession) -> tuple[str, ...]:
+    """The accounts of the night's game besides the players (Tonk: none)."""
+    return game_of(night.game or None).accounts
+
+
+def _add_accounts(db: Session, night: GameSession, delta: Mapping[str, int]) -> None:
+    changes = [{"night": night.id, "name": name, "delta": amount} for name, amount in sorted(delta.items()) if amount]
+    if changes:
+        db.connection().execute(_ADD_ACCOUNT, changes)
 
 
 def _add(db: Session, night: GameSession, column: str, delta: Mapping[str, int]) -> None:
@@ -197,6 +259,10 @@ class Figures:
     counted_hands: int
     stakes: list[StakeChange]
     last_number: int
+    #: the balance of each account of the night's game (minor units; Tonk: none)
+    accounts: dict[str, int] = field(default_factory=dict)
+    #: the state the next hand is scored from (Tonk: ``None``)
+    state: dict[str, Any] | None = None
 
 
 def kept(db: Session, night: GameSession) -> Figures:
@@ -205,6 +271,8 @@ def kept(db: Session, night: GameSession) -> Figures:
     rows = {name: (net, paid, last) for name, net, paid, last in
             db.connection().execute(_PLAYER_FIGURES, {"night": night.id})}
     counted, last_number, stakes = db.connection().execute(_COUNTERS, {"night": night.id}).one()
+    kept_accounts = dict(db.connection().execute(_ACCOUNT_BALANCES, {"night": night.id}).all())
+    state = db.connection().execute(_STATE, {"night": night.id}).scalar_one()
     order = seat_order(night)
     nothing = (0, 0, None)
     return Figures(
@@ -214,6 +282,8 @@ def kept(db: Session, night: GameSession) -> Figures:
         counted_hands=int(counted),
         stakes=_stake_changes(stakes),
         last_number=int(last_number),
+        accounts={name: int(kept_accounts.get(name, 0)) for name in _accounts(night)},
+        state=None if state is None else dict(state),
     )
 
 
@@ -231,6 +301,18 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
 def last_hands(db: Session, night: GameSession) -> dict[str, int | None]:
     """The last hand number each player sat at (kept; None before their first), seat order."""
     return _by_player(db, night, "last_hand", None)
+
+
+def kept_accounts(db: Session, night: GameSession) -> dict[str, int]:
+    """The balance of each account of the night's game (kept; minor units; Tonk: none)."""
+    found = dict(db.connection().execute(_ACCOUNT_BALANCES, {"night": night.id}).all())
+    return {name: int(found.get(name, 0)) for name in _accounts(night)}
+
+
+def kept_state(db: Session, night: GameSession) -> dict[str, Any] | None:
+    """The state the night's next hand is scored from (kept; Tonk: ``None``), read afresh."""
+    state = db.connection().execute(_STATE, {"night": night.id}).scalar_one()
+    return None if state is None else dict(state)
 
 
 def counted_hands(db: Session, night: GameSession) -> int:
@@ -265,13 +347,14 @@ def recompute(db: Session, night: GameSession) -> Figures:
     hands = list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status != "superseded")
                          .order_by(Hand.number)))  # type: ignore[arg-type]
     net = dict.fromkeys(order, 0)
+    accounts = dict.fromkeys(_accounts(night), 0)
     rows = db.exec(select(HandTransfer.payer, HandTransfer.payee, func.sum(HandTransfer.amount_minor))
                    .join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
                    .where(Hand.session_id == night.id, Hand.status == "counted")
                    .group_by(HandTransfer.payer, HandTransfer.payee))
     for payer, payee, amount in rows:
-        net[payer] -= int(amount)
-        net[payee] += int(amount)
+        (accounts if payer in accounts else net)[payer] -= int(amount)
+        (accounts if payee in accounts else net)[payee] += int(amount)
     paid = dict.fromkeys(order, 0)
     for payment in db.exec(select(Payment).where(Payment.session_id == night.id, Payment.status == "counted")):
         paid[payment.payer] += payment.amount_minor
@@ -280,10 +363,24 @@ def recompute(db: Session, night: GameSession) -> Figures:
         net=net,
         paid=paid,
         last_hand={p: last_hand_of(p, hands) for p in order},
-        counted_hands=sum(1 for h in hands if h.status == "counted"),
+        counted_hands=sum(1 for h in hands if h.status == "counted" and h.kind not in NOT_A_HAND),
         stakes=changes_over(night, hands, last_number + 1),
         last_number=last_number,
+        accounts=accounts,
+        state=state_after(night, [h for h in hands if h.status == "counted"]),
     )
+
+
+def state_after(night: GameSession, counted: Sequence[Hand]) -> dict[str, Any] | None:
+    """The game state after the ``counted`` hands (number order): the state the last of them
+    stored (``result["state"]``), or the game's first state when none counts."""
+    for hand in reversed(counted):
+        if "state" in hand.result:
+            stored = hand.result["state"]
+            return None if stored is None else dict(stored)
+    chosen = game_of(night.game or None)
+    first = chosen.initial_state(chosen.rules_from_snapshot(night.ruleset))
+    return None if first is None else dict(first)
 
 
 def rebuild(db: Session, night: GameSession) -> Figures:
@@ -297,8 +394,11 @@ def rebuild(db: Session, night: GameSession) -> Figures:
              "last_hand": figures.last_hand[p]} for p in figures.net]
     if rows:
         db.connection().execute(insert(FIGURES), rows)
+    db.connection().execute(ACCOUNTS.delete().where(ACCOUNTS.c.session_id == night.id))
+    accounts_opened(db, night, figures.accounts)
     db.connection().execute(update(NIGHTS).where(NIGHTS.c.id == night.id).values(
         counted_hands=figures.counted_hands,
-        stakes=[[change.from_hand, change.stake_minor] for change in figures.stakes]))
-    db.expire(night, ["counted_hands", "stakes"])
+        stakes=[[change.from_hand, change.stake_minor] for change in figures.stakes],
+        game_state=figures.state))
+    db.expire(night, ["counted_hands", "stakes", "game_state"])
     return figures

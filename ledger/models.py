@@ -58,6 +58,12 @@ class GameSession(SQLModel, table=True):
     Running figures (:mod:`ledger.figures`, kept in the transaction of each change):
     ``counted_hands`` is how many hands count (redeals included); ``stakes`` is where the stake
     changed, ``[[from_hand, stake_minor], ...]`` in hand order, the last entry the current stake.
+
+    ``game`` is the game played (:mod:`ledger.games`; ``"tonk"`` for every night before games);
+    ``game_state`` the state the next hand is scored from (``None`` for a game without state, such
+    as Tonk; Tong-its: its pot ``{"balance", "holder", "streak"}``, TONGITS.md §4.8), kept in the
+    transaction of each change like the figures; the balances of the game's accounts are the
+    night's :class:`NightAccount` rows.
     """
 
     __tablename__ = "game_session"
@@ -75,6 +81,8 @@ class GameSession(SQLModel, table=True):
     counted_hands: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     stakes: list[list[int]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     timezone: str = Field(default="UTC", max_length=64, sa_column_kwargs={"server_default": "UTC"})
+    game: str = Field(default="tonk", max_length=20, sa_column_kwargs={"server_default": "tonk"})
+    game_state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     closed_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
 
@@ -94,6 +102,20 @@ class PlayerFigures(SQLModel, table=True):
     net_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
     paid_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
     last_hand: int | None = Field(default=None)
+
+
+class NightAccount(SQLModel, table=True):
+    """One account of a night's game besides the players (:attr:`ledger.games.base.Game.accounts`,
+    e.g. Tong-its' ``"pot"``): ``balance_minor`` is what the counted hands moved into it (received
+    less paid), kept in the transaction of each change (:mod:`ledger.figures`), so that the
+    players' nets plus every account sum to zero at every commit. One row per account per night of
+    a game that has accounts."""
+
+    __tablename__ = "night_account"
+
+    session_id: str = Field(foreign_key="game_session.id", primary_key=True, max_length=32)
+    account: str = Field(primary_key=True, max_length=20)
+    balance_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
 
 
 class AccessKey(SQLModel, table=True):

@@ -11,7 +11,7 @@ transaction. The night's other concepts live beside it and are re-exported here,
 from __future__ import annotations
 
 import secrets
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
@@ -27,18 +27,20 @@ from ledger.i18n import N_
 from ledger.models import AuditEvent, GameSession, Hand, utcnow
 from ledger.names import alike_names, clean_name, look_alike_pair, normalise_name
 from ledger.night_reads import (
-    balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number, rules_of,
-    sat_in_since, session_json,
+    balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number,
+    pot_closed_at_close, pot_json, rules_of, sat_in_since, session_json,
 )
 from ledger.payments import (
     MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_by_key, payment_json, payments_of, record_payment,
     settlement_plan, void_payment,
 )
 from ledger.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
+from ledger import rescoring
 from ledger.recording import (
-    Submission, as_now, by_idempotency_key, key_reused, preview_hand, record_hand, replays, replays_now, store_version,
-    table_changed,
+    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand, replays,
+    replays_now, store_version, stored_result, table_changed,
 )
+from ledger.games import DEFAULT_GAME, Game, Rules, game as game_of
 from ledger.games.tonk import HandError, RuleSet
 from ledger.games.tonk.validation import check_stake, check_table
 from ledger.zones import DEFAULT_ZONE, is_known_zone
@@ -48,6 +50,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
     "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
+    "close_pot", "pot_closed_at_close", "pot_json",
     "redo_undo", "restore_hand", "rules_of", "sat_in_since", "session_json", "settlement_plan", "store_version",
     "table_changed", "undo_last_hand", "undone_hand", "void_hand", "void_payment",
 ]
@@ -66,25 +69,34 @@ def create_night(
     name: str,
     currency: str,
     stake_minor: int,
-    rules: RuleSet,
+    rules: RuleSet | Rules,
     players: Sequence[str],
     first_dealer: str | None = None,
     timezone: str = DEFAULT_ZONE,
+    game: str = DEFAULT_GAME,
 ) -> tuple[GameSession, str]:
     """Open a session and return it with the host's secret token (stored hashed; the player
     and viewer links and the table code derive from it, see :mod:`ledger.access`).
 
     ``players`` are in seat order (clockwise). ``first_dealer`` defaults to the first seat.
     ``timezone`` is the IANA zone of the phone that starts the night (pages and PDFs show its
-    times there). Raises :class:`HandError` (``too_few_players``, ``too_many_players``,
-    ``duplicate_player``, ``invalid_stake``, ``unknown_player`` for a first dealer who is not
+    times there). ``game`` is the registered game played (:mod:`ledger.games`, default Tonk) and
+    ``rules`` that game's rule set (``game_of(game).rules(spec)``): its seat range applies, and a
+    game with accounts (Tong-its' ``"pot"``) opens them empty with the game's first state
+    (TONGITS.md §4.8). Raises :class:`HandError` (``too_few_players``, ``too_many_players``,
+    ``duplicate_player``, ``invalid_player_name`` for a player named like one of the game's
+    accounts (any case), ``invalid_stake``, ``unknown_player`` for a first dealer who is not
     seated, ``invalid_entry`` with field ``timezone`` for a zone that is not an IANA name).
     """
+    chosen = game_of(game)
     if not is_known_zone(timezone):
         raise HandError("invalid_entry", N_("The time zone must be an IANA name such as Europe/Paris."), "timezone")
     name = clean_name(name, "name", 120)
     seated = tuple(clean_name(p, f"players[{i}]", MAX_NAME) for i, p in enumerate(players))
-    check_table(rules, seated)
+    if chosen.name == DEFAULT_GAME:
+        check_table(rules, seated)  # type: ignore[arg-type]
+    else:
+        check_seats(chosen, rules, seated)
     alike = look_alike_pair(seated)
     if alike is not None:
         raise alike_names(seated[alike[0]], alike[1], f"players[{alike[0]}]")
@@ -106,14 +118,18 @@ def create_night(
             first_dealer=dealer,
             timezone=timezone,
             stakes=figures.opening_stakes(stake_minor),
+            game=chosen.name,
+            game_state=_first_state(chosen, rules),
         )
         db.add(night)
         db.flush()
         figures.players_seated(db, night, seated)
+        figures.accounts_opened(db, night, dict.fromkeys(chosen.accounts, 0))
         access.add_keys(db, night, access.table_secrets(token, night.id))
         audit(db, night, SYSTEM, "session_created", after={
             "name": night.name, "players": night.players, "stake_minor": stake_minor,
             "currency": currency, "ruleset": night.ruleset, "timezone": timezone,
+            **({} if chosen.name == DEFAULT_GAME else {"game": chosen.name}),
         })
         try:
             db.commit()
@@ -122,6 +138,34 @@ def create_night(
             continue
         return night, token
     raise RuntimeError("could not draw unique table secrets")
+
+
+def _first_state(chosen: Game, rules: RuleSet | Rules) -> dict[str, Any] | None:
+    state = chosen.initial_state(rules)  # type: ignore[arg-type]
+    return None if state is None else dict(state)
+
+
+def check_seats(chosen: Game, rules: RuleSet | Rules, seated: Sequence[str]) -> None:
+    """A seating of a game other than Tonk (whose own checks are RULES.md §9.1's): as many
+    players as ``chosen.seat_range(rules)`` allows, none named like one of the game's accounts
+    (any case: TONGITS.md §8.1, ``pot``), nobody twice. Raises :class:`HandError`
+    ``too_few_players``, ``too_many_players``, ``invalid_player_name``, ``duplicate_player``."""
+    seats = chosen.seat_range(rules)  # type: ignore[arg-type]
+    if len(seated) < seats.start:
+        raise HandError("too_few_players", N_("Tong-its needs {least} players at this table; {count} given."),
+                        "players", least=seats.start, count=len(seated))
+    if len(seated) >= seats.stop:
+        raise HandError("too_many_players", N_("These rules seat at most {most} players; {count} given."),
+                        "players", most=seats.stop - 1, count=len(seated))
+    reserved = {account.casefold() for account in chosen.accounts}
+    seen: set[str] = set()
+    for index, name in enumerate(seated):
+        if name.casefold() in reserved:
+            raise HandError("invalid_player_name", N_("No player may be called {name}: the pot takes that name."),
+                            f"players[{index}]", name=name)
+        if name in seen:
+            raise HandError("duplicate_player", N_("{name} is seated twice."), f"players[{index}]", name=name)
+        seen.add(name)
 
 
 def find_night(db: Session, session_id: str) -> GameSession | None:
@@ -177,8 +221,14 @@ def amend_hand(
     if current.status == "voided":
         raise NightError(409, "hand_voided", N_("Hand {number} is void; record a new hand instead."), "number",
                          number=number)
-    result = preview_hand(night, submission, players=current.players, stake_minor=current.stake_minor)
     dealer = submission.dealer if submission.dealer is not None else current.dealer
+    by_rule = deals_by_rule(night)
+    start = rescoring.before(db, night, number) if by_rule else None
+    if by_rule and dealer not in current.players:  # the game checks its dealer when it scores
+        raise HandError("unknown_player", N_("The dealer {name} was not seated at hand {number}."), "dealer",
+                        name=dealer, number=number)
+    result = preview_hand(night, submission, players=current.players, stake_minor=current.stake_minor,
+                          **({"dealer": dealer, "state": start.state} if start is not None else {}))
     if dealer not in current.players:
         raise HandError("unknown_player", N_("The dealer {name} was not seated at hand {number}."), "dealer",
                         name=dealer, number=number)
@@ -193,7 +243,14 @@ def amend_hand(
         figures.hands_replaced(db, night, [current], [hand])
         audit(db, night, actor, "hand_amended", hand_number=number, before=before,
               after={"version": hand.version, "dealer": dealer, "entry": hand.entry, "net": result.net})
+        if by_rule:  # the later hands are scored from what this one leaves now
+            rescoring.rechain(db, night, number, rescoring.Before(hand.result.get("state"),
+                                                                  rescoring.following(dealer, hand.result)),
+                              rescoring.following(current.dealer, current.result), actor)
         db.commit()
+    except HandError:
+        db.rollback()  # a later hand the game refuses in its new place: nothing changed
+        raise
     except IntegrityError:
         db.rollback()
         if submission.idempotency_key:  # a twin of this request was saved at the same moment
@@ -230,8 +287,20 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     audit(db, night, actor, "hand_voided", hand_number=number,
           before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
           **({"undo": True} if undo else {}))
+    if deals_by_rule(night):  # the later hands are scored from what the hand before leaves
+        _rechain_or_roll_back(db, night, number, rescoring.before(db, night, number),
+                              rescoring.following(hand.dealer, hand.result), actor)
     db.commit()
     return hand
+
+
+def _rechain_or_roll_back(db: Session, night: GameSession, number: int, start: rescoring.Before,
+                          old_next: str | None, actor: Actor) -> None:
+    try:
+        rescoring.rechain(db, night, number, start, old_next, actor)
+    except BaseException:
+        db.rollback()
+        raise
 
 
 def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM) -> Hand:
@@ -246,14 +315,37 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
         raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if hand.status != "voided":
         return hand
+    by_rule = deals_by_rule(night)
+    start = rescoring.before(db, night, number) if by_rule else None
     hand.status = "counted"
     hand.voided_at = None
     db.add(hand)
     figures.hand_restored(db, night, hand)
     audit(db, night, actor, "hand_restored", hand_number=number,
           before={"status": "voided"}, after={"status": "counted", "net": hand.result.get("net")})
+    if start is not None:  # this hand, and the later ones, are scored from what the hand before leaves now
+        try:
+            hand = _restored_in_place(db, night, hand, start, actor)
+        except BaseException:
+            db.rollback()
+            raise
+        _rechain_or_roll_back(db, night, number, rescoring.Before(hand.result.get("state"),
+                                                                  rescoring.following(hand.dealer, hand.result)),
+                              start.next_dealer, actor)
     db.commit()
     return hand
+
+
+def _restored_in_place(db: Session, night: GameSession, hand: Hand, start: rescoring.Before, actor: Actor) -> Hand:
+    """Restored ``hand`` (counted again) scored afresh from ``start``, the state the hands before
+    it leave now: a new version when that changes its result."""
+    result = preview_hand(night, Submission(outcome=hand.entry.get("outcome"), hands=hand.entry.get("hands"),
+                                            side_bets=hand.entry.get("side_bets")),
+                          players=hand.players, stake_minor=hand.stake_minor, state=start.state,
+                          dealer=None if hand.kind in figures.NOT_A_HAND else hand.dealer)
+    if stored_result(result) == hand.result:
+        return hand
+    return rescoring.replace_version(db, night, hand, hand.dealer, result, actor, hand.number)
 
 
 def undone_hand(db: Session, night: GameSession) -> Hand | None:
@@ -291,7 +383,9 @@ def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Ha
 def close_night(
     db: Session, night: GameSession, actor: Actor = SYSTEM, *, before_commit: Callable[[], None] | None = None
 ) -> GameSession:
-    """Close the night: no more hands or voids. Closing twice changes nothing.
+    """Close the night: no more hands or voids. Closing twice changes nothing. A night whose game
+    keeps a pot closes it first (:func:`ledger.recording.close_pot`, ``end_of_night``: split among
+    the seated players, or carried), in the same transaction.
     ``before_commit`` runs inside the closing transaction (a club's carry-over, :mod:`ledger.clubs.carry`).
     Raises :class:`AccessDenied` unless host."""
     actor.require("close")
@@ -302,10 +396,12 @@ def close_night(
     if night.status == "closed":
         db.rollback()
         return night
+    closed_pot = close_pot(db, night, actor, "end_of_night")  # Tong-its: TONGITS.md §4.9, before the close
     night.status = "closed"
     night.closed_at = utcnow()
     db.add(night)
-    audit(db, night, actor, "session_closed", after={"net": balances(db, night)})
+    audit(db, night, actor, "session_closed", after={"net": balances(db, night)}
+          | ({"pot_closed": closed_pot.number} if closed_pot is not None else {}))
     if before_commit is not None:
         try:
             before_commit()

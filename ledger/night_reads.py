@@ -18,8 +18,9 @@ from ledger.models import AuditEvent, GameSession, Hand
 from ledger.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.report import SessionReport
 from ledger.report_source import ReportSource
-from ledger.games.tonk import RuleSet
+from ledger.games import Rules, game
 from ledger.games.tonk.describe import describe_hand
+from ledger.games.tongits.describe import describe_hand as describe_tongits_hand
 from ledger.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
@@ -29,6 +30,13 @@ EVENTS = AuditEvent.__table__  # type: ignore[attr-defined]
 _LAST_COUNTED = (core_select(HANDS.c.dealer, HANDS.c.players, HANDS.c.number)
                  .where(HANDS.c.session_id == bindparam("night"), HANDS.c.status == "counted")
                  .order_by(HANDS.c.number.desc()).limit(1))
+# the same for a game whose dealer rule reads the hand (TONGITS.md §2.3: the winner deals): the
+# last counted hand played (an entry that is not a hand, such as a closed pot, deals nobody)
+_LAST_PLAYED = (core_select(HANDS.c.dealer, HANDS.c.players, HANDS.c.number, HANDS.c.kind, HANDS.c.redeal,
+                            HANDS.c.result)
+                .where(HANDS.c.session_id == bindparam("night"), HANDS.c.status == "counted",
+                       HANDS.c.kind.not_in(sorted(figures.NOT_A_HAND)))
+                .order_by(HANDS.c.number.desc()).limit(1))
 # who sat in since a hand: the night's sit-ins newest first, read only until one from before it,
 # and the renames made after the first of those (index of session, action and id)
 _SAT_IN_NEWEST_FIRST = (core_select(EVENTS.c.id, EVENTS.c.detail)
@@ -41,9 +49,36 @@ _RENAMES_AFTER = (core_select(EVENTS.c.id, EVENTS.c.detail)
 _LAST_NUMBER = core_select(figures.NIGHTS.c.last_hand_number).where(figures.NIGHTS.c.id == bindparam("night"))
 
 
-def rules_of(night: GameSession) -> RuleSet:
-    """The rule set frozen into the session when it started (never re-read from presets)."""
-    return RuleSet.from_snapshot(night.ruleset)
+def rules_of(night: GameSession) -> Rules:
+    """The rule set of the night's game frozen into the session when it started (never re-read
+    from presets): a Tonk :class:`~ledger.games.tonk.RuleSet` for a Tonk night."""
+    return game(night.game or None).rules_from_snapshot(night.ruleset)
+
+
+class StoredResult:
+    """A stored hand's outcome as a game's ``next_dealer`` reads it (:class:`ledger.games.base.Scored`'s
+    ``kind``, ``winners``, ``redeal``; Tong-its' ``winner``), from the hand's row."""
+
+    __slots__ = ("kind", "redeal", "winner", "winners")
+
+    def __init__(self, kind: str, redeal: bool, result: Mapping[str, Any]) -> None:
+        self.kind = kind
+        self.redeal = bool(redeal)
+        self.winner = result.get("winner")
+        self.winners = tuple(result.get("winners") or ((self.winner,) if self.winner is not None else ()))
+
+
+def game_dealer_after(night: GameSession, players: list[str], dealer: str, kind: str, redeal: bool,
+                      result: Mapping[str, Any], arrived: frozenset[str] = frozenset()) -> str:
+    """Who deals after a hand of a night whose game has its own dealer rule (TONGITS.md §2.3:
+    the winner, or the same dealer after a redeal or a wash), under the ledger's seating rules:
+    the game's choice when still seated and not sat in since (``arrived``), else the deal passes
+    on from that seat as :func:`ledger.timeline.rotate` passes it."""
+    chosen = game(night.game)
+    candidate = chosen.next_dealer(rules_of(night), players, dealer, StoredResult(kind, redeal, result))  # type: ignore[arg-type]
+    if candidate in night.players and candidate not in arrived:
+        return candidate
+    return rotate(night.players, players, candidate, night.first_dealer, arrived=arrived)
 
 
 def get_hand(db: Session, night: GameSession, number: int) -> Hand:
@@ -88,6 +123,12 @@ def next_dealer(db: Session, night: GameSession) -> str:
     hand, redeals included, in that hand's seating, skipping players who left since and those
     who sat in (or came back) since, who deal last (:func:`ledger.timeline.rotate`,
     :func:`sat_in_since`); the first dealer when no hand counts yet."""
+    if (night.game or "tonk") != "tonk":
+        played = db.connection().execute(_LAST_PLAYED, {"night": night.id}).first()
+        if played is not None:
+            return game_dealer_after(night, list(played.players), played.dealer, played.kind, played.redeal,
+                                     played.result or {}, sat_in_since(db, night, played.number))
+        return rotate(night.players, None, None, night.first_dealer, night.roster, sat_in_since(db, night, 0))
     last = db.connection().execute(_LAST_COUNTED, {"night": night.id}).first()
     if last is None:
         return rotate(night.players, None, None, night.first_dealer, night.roster, sat_in_since(db, night, 0))
@@ -98,6 +139,8 @@ def dealer_after(night: GameSession, hand: Hand, arrived: frozenset[str] = froze
     """Who deals after ``hand`` when it is the last counted hand: what :func:`next_dealer`
     reads then, without reading it (RULES.md §2). ``arrived``: who sat in since ``hand``
     (:func:`sat_in_since`; nobody for a hand just recorded)."""
+    if (night.game or "tonk") != "tonk" and hand.kind not in figures.NOT_A_HAND:
+        return game_dealer_after(night, list(hand.players), hand.dealer, hand.kind, hand.redeal, hand.result, arrived)
     return rotate(night.players, hand.players, hand.dealer, night.first_dealer, arrived=arrived)
 
 
@@ -202,7 +245,32 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "stakes": [change.to_json() for change in figures.stake_changes(db, night)],
         "club": link.club_id if link is not None else None,
         "carried": ("pending" if link.carry_state == "pending" else link.carried) if link is not None else None,
-    }
+        "game": night.game or "tonk",
+    } | pot_json(db, night)
+
+
+def pot_json(db: Session, night: GameSession) -> dict[str, Any]:
+    """``{"pot": {"balance_minor", "holder", "streak"}}`` for a night whose game keeps a pot
+    (TONGITS.md §4.8: the balance kept in the night's ``pot`` account, minor units; the holder
+    and streak of the state the next hand is scored from); ``{}`` for a game without one (Tonk)."""
+    if "pot" not in game(night.game or None).accounts:
+        return {}
+    kept = figures.kept_accounts(db, night)
+    state = figures.kept_state(db, night) or {}
+    return {"pot": {"balance_minor": kept.get("pot", 0), "holder": state.get("holder"),
+                    "streak": int(state.get("streak") or 0)}}
+
+
+def pot_closed_at_close(db: Session, night: GameSession) -> Hand | None:
+    """The entry that closed the pot when ``night`` closed (TONGITS.md §4.9, ``end_of_night``:
+    the night's last number), or ``None`` (an open night, a game without a pot, an empty pot)."""
+    if night.status != "closed" or "pot" not in game(night.game or None).accounts:
+        return None
+    hand = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.number == night.last_hand_number,
+                                      Hand.status != "superseded")).first()
+    if hand is None or hand.kind != "close_pot" or (hand.entry.get("outcome") or {}).get("reason") != "end_of_night":
+        return None
+    return hand
 
 
 def hand_json(hand: Hand) -> dict[str, Any]:
@@ -218,11 +286,17 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "outcome": hand.entry.get("outcome"),
         "hands": hand.entry.get("hands"),
         "side_bets": hand.entry.get("side_bets"),
-        "description": str(describe_hand(hand.entry.get("outcome", {}), result)),  # the reader's language
+        "description": str(_describer(result)(hand.entry.get("outcome", {}), result)),  # the reader's language
         "transfers": list(result.get("transfers", [])),
         "net": dict(result.get("net", {})),
         "redeal": bool(result.get("redeal")),
         "winners": list(result.get("winners", [])),
         "created_at": hand.created_at.isoformat(),
         "voided_at": hand.voided_at.isoformat() if hand.voided_at else None,
-    }
+    } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {})
+
+
+def _describer(result: Mapping[str, Any]) -> Any:
+    """The describing function of the game that scored ``result``: a stored Tong-its result
+    (TONGITS.md §8.2) is the one with a ``pot``; Tonk's never has one."""
+    return describe_tongits_hand if "pot" in result else describe_hand

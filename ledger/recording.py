@@ -30,11 +30,13 @@ from ledger.models import GameSession, Hand, HandTransfer, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_entry, normalise_name
 from ledger.night_reads import hand_json, next_dealer, rules_of
-from ledger.games.tonk import HandError, HandResult, parse_hand, score_hand
+from ledger.games import DEFAULT_GAME, Scored, game
+from ledger.games.tonk import HandError, HandResult
 from ledger.games.tonk.renaming import name_along, rename_along
 
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
+KEPT: Any = object()  # preview_hand's default state: the night's own
 TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
 
 # prepared once: SQLAlchemy caches their compiled forms, so a hand costs no statement building
@@ -89,22 +91,33 @@ class Submission:
 
 def preview_hand(
     night: GameSession, submission: Submission, *, players: Sequence[str] | None = None,
-    stake_minor: int | None = None,
-) -> HandResult:
+    stake_minor: int | None = None, dealer: str | None = None, state: Any = KEPT,
+) -> HandResult | Scored:
     """Score a hand under the session's rules without storing it, at the night's current
-    seating and stake, or at ``players`` and ``stake_minor`` (an amended hand keeps its own).
+    seating and stake, or at ``players`` and ``stake_minor`` (an amended hand keeps its own),
+    through the night's game (:meth:`ledger.games.base.Game.score`). ``dealer`` (default: the
+    submission's) and ``state`` (default: the night's ``game_state``, what the next hand is
+    scored from) matter to a game with state (Tong-its: the pot, and who deals next); Tonk
+    reads neither.
 
     Raises :class:`HandError` exactly as recording would.
     """
     submission = submission.normalised()
-    record = parse_hand(
+    return game(night.game or None).score(
+        rules_of(night),
         players=tuple(night.players if players is None else players),
-        stake=night.stake_minor if stake_minor is None else stake_minor,
-        outcome=submission.outcome,
-        hands=submission.hands,
-        side_bets=submission.side_bets,
+        stake_minor=night.stake_minor if stake_minor is None else stake_minor,
+        dealer=submission.dealer if dealer is None else dealer,
+        state=night.game_state if state is KEPT else state,
+        entry=submission.entry(),
     )
-    return score_hand(rules_of(night), record)
+
+
+def deals_by_rule(night: GameSession) -> bool:
+    """Whether the night's game scores a hand from who deals it and the state the hands before
+    left (every game but Tonk: Tong-its' pot and its "the winner deals"): recording then reads
+    the dealer and the state under the write lock, and scores again if they moved meanwhile."""
+    return (night.game or DEFAULT_GAME) != DEFAULT_GAME
 
 
 def record_hand(
@@ -142,16 +155,22 @@ def record_hand(
     if night.status != "open":
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
     _check_seen(night, submission, list(night.players), night.stake_minor)
-    result = preview_hand(night, submission)
+    by_rule = deals_by_rule(night)
+    scored_with = (submission.dealer if submission.dealer is not None or not by_rule else next_dealer(db, night),
+                   night.game_state)
+    result = preview_hand(night, submission, dealer=scored_with[0], state=scored_with[1])
     _check_dealer(night, submission.dealer)
     begin_write(db)  # checked and scored: only now take the write lock
     try:
         number, players, stake_minor = _take_hand_number(db, night)
-        if _reseated(night, players, stake_minor):  # changed meanwhile by the host
+        reseated = _reseated(night, players, stake_minor)
+        if reseated:  # changed meanwhile by the host
             _check_seen(night, submission, players, stake_minor)  # the phone saw the old table: refuse
             result = preview_hand(night, submission)  # a client that did not say: the new ones
         dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
         _check_dealer(night, dealer)
+        if by_rule and (reseated or (dealer, night.game_state) != scored_with):  # another hand came first
+            result = preview_hand(night, submission, dealer=dealer, state=night.game_state)
         if submission.number is not None and submission.number != number:
             # a twin of this request may have taken the number it meant: answer as the twin
             twin = by_idempotency_key(db, night, submission.idempotency_key) if submission.idempotency_key else None
@@ -162,8 +181,11 @@ def record_hand(
         hand = store_version(db, night, number, 1, dealer, submission, result)
         figures.hand_recorded(db, night, number, hand.players,
                               [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
+        if by_rule:
+            figures.state_changed(db, night, result.state)
         audit(db, night, actor, "hand_recorded", hand_number=number,
-              after={"dealer": dealer, "entry": hand.entry, "net": result.net})
+              after={"dealer": dealer, "entry": hand.entry, "net": result.net}
+              | ({"state": result.state} if by_rule else {}))
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -176,6 +198,39 @@ def record_hand(
         db.rollback()
         raise
     return hand, True
+
+
+def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Hand | None:
+    """Close the pot of a night whose game keeps one (TONGITS.md §4.9), inside the caller's write
+    transaction, after :func:`ledger.figures.lock` and while the night is still open: ``reason``
+    ``end_of_night`` follows the rules' ``pot_at_end`` (``split`` pays the seated players,
+    ``carry`` leaves the balance in the pot), ``seat_change`` their ``pot_on_seat_change``
+    (``split``, or ``keep``); either way the streak is cleared. Stored as an entry of its own
+    (kind ``close_pot``, the next number, not counted among the hands) with its transfers, the
+    pot account, the players' nets and the state kept like a hand's, and audited as recorded.
+    Returns the stored entry, or ``None`` when there is nothing to close (a game without a pot,
+    or an empty pot with nobody on a streak). Raises nothing for a well-formed night."""
+    chosen = game(night.game or None)
+    state = night.game_state
+    if "pot" not in chosen.accounts or state is None:
+        return None
+    if not state.get("balance") and state.get("holder") is None:
+        return None
+    submission = Submission(outcome={"kind": "close_pot", "reason": reason}, hands={})
+    result = chosen.score(rules_of(night), players=tuple(night.players), stake_minor=night.stake_minor,
+                          dealer=None, state=state, entry=submission.entry())
+    dealer = next_dealer(db, night)  # a close deals nobody: the dealer of the next hand stays
+    taken = figures.new_hand_number(db, night, counted=False)
+    if taken is None:
+        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
+    number = taken[0]
+    hand = store_version(db, night, number, 1, dealer, submission, result)
+    figures.hand_recorded(db, night, number, hand.players,
+                          [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
+    figures.state_changed(db, night, result.state)
+    audit(db, night, actor, "hand_recorded", hand_number=number,
+          after={"dealer": dealer, "entry": hand.entry, "net": result.net, "state": result.state})
+    return hand
 
 
 def _check_seen(night: GameSession, submission: Submission, players: list[str], stake_minor: int) -> None:
@@ -258,7 +313,7 @@ def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: in
 
 def store_version(
     db: Session, night: GameSession, number: int, version: int, dealer: str,
-    submission: Submission, result: HandResult, *, players: Sequence[str] | None = None,
+    submission: Submission, result: HandResult | Scored, *, players: Sequence[str] | None = None,
     stake_minor: int | None = None, voided_at: datetime | None = None,
 ) -> Hand:
     """Store one version of a hand with its transfers, played at ``players`` and
@@ -275,7 +330,7 @@ def store_version(
         "stake_minor": night.stake_minor if stake_minor is None else stake_minor,
         "kind": result.kind,
         "entry": submission.entry(),
-        "result": result.to_json() | {"detail": result.detail, "counts": result.counts},
+        "result": stored_result(result),
         "redeal": result.redeal,
         "status": "counted" if voided_at is None else "voided",
         "voided_at": voided_at,
@@ -290,6 +345,16 @@ def store_version(
             {"hand_id": hand_id, "payer": t.payer, "payee": t.payee, "amount_minor": t.amount_minor}
             for t in result.transfers])
     return Hand(id=hand_id, **values)
+
+
+def stored_result(result: HandResult | Scored) -> dict[str, Any]:
+    """What a hand's row keeps of its scored ``result``: the spec's result (RULES.md §8.2,
+    TONGITS.md §8.2) and the engine's facts for the describing sentences; Tonk's also its card
+    counts, another game's its ``winners`` and the ``state`` it leaves for the next hand."""
+    if isinstance(result, HandResult):
+        return result.to_json() | {"detail": result.detail, "counts": result.counts}
+    return result.to_json() | {"winners": list(result.winners), "detail": dict(getattr(result, "detail", {})),
+                               "state": None if result.state is None else dict(result.state)}
 
 
 def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None,

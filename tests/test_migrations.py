@@ -299,3 +299,46 @@ def test_issue_20_club_keys_upgrade_live_and_the_column_goes_down_again(database
         command.downgrade(config, "0009_payment_keys")
         assert "revoked_at" not in {c["name"] for c in inspect(connection).get_columns("club_key")}
     engine.dispose()
+
+
+def test_issue_21_old_nights_upgrade_as_tonk_nights_and_the_game_goes_down_again(database_url: str) -> None:
+    """A night from revision 0011 upgrades to head as a Tonk night (``game`` 'tonk', no state, no
+    accounts), whose figures still equal a recomputation; downgrading to 0011 drops the game's
+    columns and the accounts table again."""
+    from datetime import datetime
+
+    from alembic import command
+    from sqlalchemy import text
+    from sqlmodel import Session
+
+    from ledger import figures
+    from ledger.db import migrations_config
+    from ledger.models import GameSession
+
+    engine = make_engine(database_url)
+    config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0011_carry_needs_owner")
+        connection.execute(text(
+            "INSERT INTO game_session (id, name, currency, stake_minor, ruleset, players, roster, first_dealer, "
+            "status, last_hand_number, counted_hands, stakes, timezone, created_at) VALUES ('old', 'Old night', "
+            "'USD', 25, '{}', '[\"A\", \"B\"]', '[\"A\", \"B\"]', 'A', 'open', 0, 0, '[[1, 25]]', 'UTC', :at)"),
+            {"at": datetime(2026, 11, 3, 19, 0)})
+        connection.execute(text("INSERT INTO player_figures (session_id, player, net_minor, paid_minor) "
+                                "VALUES ('old', 'A', 0, 0), ('old', 'B', 0, 0)"))
+    upgrade(engine)
+    with Session(engine) as db:
+        night = db.get(GameSession, "old")
+        assert night is not None and night.game == "tonk" and night.game_state is None
+        kept = figures.kept(db, night)
+        assert kept.accounts == {} and kept.state is None
+        assert kept.accounts == figures.recompute(db, night).accounts
+    with engine.connect() as connection:
+        assert "night_account" in set(inspect(connection).get_table_names())
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0011_carry_needs_owner")
+        assert "game" not in {c["name"] for c in inspect(connection).get_columns("game_session")}
+        assert "night_account" not in set(inspect(connection).get_table_names())
+    engine.dispose()

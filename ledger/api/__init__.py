@@ -72,6 +72,16 @@ def score() -> Any:
     return jsonify(chosen.score_entry(normalise_entry(body)).to_json())
 
 
+def _game_asked(name: Any) -> Any:
+    """The game a body's ``game`` names (absent or null: Tonk); raises :class:`ApiError` 400
+    ``invalid_game`` (field ``game``) for anything else."""
+    try:
+        return game(name)
+    except UnknownGame:
+        raise ApiError(400, "invalid_game", N_("game must be one of {games}; got {value}."), "game",
+                       games=", ".join(GAMES), value=repr(name)) from None
+
+
 @bp.post("/settle")
 @limiter.limit(settle_limit)
 def settle_balances() -> Any:
@@ -94,16 +104,23 @@ def settle_balances() -> Any:
 # -- sessions -------------------------------------------------------------------------------------
 @bp.post("/sessions")
 def create_session() -> Any:
-    """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``."""
+    """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``.
+    ``"game"`` picks the game (absent or null = ``"tonk"``; ``"tongits"``: TONGITS.md, its rule
+    set, presets and seat range); any other value is 400 ``invalid_game`` (field ``game``), as
+    is any game but Tonk for a club night (clubs keep Tonk nights for now)."""
     raw = json_body()
+    chosen = _game_asked(raw.get("game"))
     data = load(SessionCreateSchema(), raw, SESSION_FIELD_CODES)
     if data["club"] is not None:  # a club night (issue 9): the club's token and currency
         from ledger.api.clubs import create_club_night
 
+        if chosen.name != DEFAULT_GAME:
+            raise ApiError(400, "invalid_game", N_("game must be one of {games}; got {value}."), "game",
+                           games=DEFAULT_GAME, value=repr(chosen.name))
         return create_club_night(data, raw)
     if data["currency"] is None:
         raise ApiError(422, "invalid_entry", N_("currency: Missing data for required field."), "currency")
-    rules = RuleSet.from_spec(data["ruleset"])
+    rules = RuleSet.from_spec(data["ruleset"]) if chosen.name == DEFAULT_GAME else chosen.rules(data["ruleset"])
     night, token = ledger_night.create_night(
         get_session(),
         name=data["name"],
@@ -113,6 +130,7 @@ def create_session() -> Any:
         players=data["players"],
         first_dealer=data["first_dealer"],
         timezone=data["timezone"],
+        game=chosen.name,
     )
     body = ledger_night.session_json(get_session(), night)
     body["token"] = token
@@ -294,7 +312,9 @@ def settlement(session_id: str) -> Any:
 def close(session_id: str) -> Any:
     """Host: close the night. Body optional: ``{"carry_over": true}`` carries what a club
     night still owes into the club's balances (422 ``invalid_entry`` outside a club); without
-    it a club night closes settled in cash. Closing a closed night again answers 200 as
+    it a club night closes settled in cash. A Tong-its night closes its pot first (TONGITS.md
+    §4.9, the rules' ``pot_at_end``): the answer then has ``pot_closed``, that entry as a hand
+    (``kind`` ``close_pot``, its transfers and ``pot``). Closing a closed night again answers 200 as
     before, or 409 ``session_closed`` (field ``carry_over``, with ``carried``) when the body
     asks for the other choice than the one the night was closed with."""
     night, actor = authorised(session_id, "close")
@@ -307,7 +327,11 @@ def close(session_id: str) -> Any:
     carry_over = loaded["carry_over"] if "carry_over" in body else None  # None: no choice said
     db = get_session()
     close_club_night(night, actor, carry_over)
-    return jsonify(ledger_night.session_json(db, night))
+    body = ledger_night.session_json(db, night)
+    closed_pot = ledger_night.pot_closed_at_close(db, night)
+    if closed_pot is not None:  # TONGITS.md §4.9: what happened to the pot, said
+        body["pot_closed"] = ledger_night.hand_json(closed_pot)
+    return jsonify(body)
 
 
 def _host_recovery_code(night: GameSession) -> str:

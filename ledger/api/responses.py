@@ -136,6 +136,23 @@ class SessionSchema(Answer):
         "description": "A closed club night: true when what was still owed was carried into the club's balances "
                        "(`outstanding` is then settled in the club, not between the night's players), false when "
                        "it was settled in cash; null while open and outside clubs."})
+    game = fields.String(required=True, validate=validate.OneOf(("tonk", "tongits")), metadata={
+        "description": "The game played: `tonk` (RULES.md) or `tongits` (TONGITS.md)."})
+    pot = fields.Nested("NightPotSchema", metadata={
+        "description": "A night whose game keeps a pot (Tong-its): the pot as the ledger keeps it. `net` covers the "
+                       "players only; their nets plus `pot.balance_minor` sum to zero."})
+    pot_closed = fields.Nested("HandSchema", metadata={
+        "description": "POST …/close of a Tong-its night with a pot: the entry that closed it (TONGITS.md §4.9, "
+                       "`pot_at_end`: split among the seated players, or carried)."})
+
+
+class NightPotSchema(Answer):
+    """A Tong-its night's pot (TONGITS.md §4.8): the balance of its ``pot`` account and the state
+    the next hand is scored from."""
+
+    balance_minor = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    holder = fields.String(required=True, allow_none=True, metadata={"description": "The hitter, or null."})
+    streak = fields.Integer(required=True, validate=validate.Range(min=0))
 
 
 class RosterEntrySchema(Answer):
@@ -225,6 +242,12 @@ class HandSchema(Answer):
     voided_at = fields.String(required=True, allow_none=True)
     players = fields.List(fields.String(), metadata={"description": "The seating the hand was played at."})
     stake = fields.Integer(metadata={"description": "The stake the hand was played at, minor units."})
+    kind = fields.String(metadata={"description": "A Tong-its night's hand: its outcome kind (TONGITS.md §8.1; "
+                                                  "`close_pot` for the pot closed at the end or at a seat change)."})
+    winner = fields.String(allow_none=True, metadata={"description": "A Tong-its night's hand: who won, or null."})
+    pot = fields.Nested("TongitsPotSchema", metadata={
+        "description": "A Tong-its night's hand: the pot's move in it and the state after it (TONGITS.md §8.2); "
+                       "`net` and `transfers` name the pot as `pot`."})
 
 
 class HandRecordedSchema(HandSchema):

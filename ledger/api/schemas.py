@@ -78,6 +78,10 @@ class SessionCreateSchema(Schema):
     stake = fields.Integer(required=True, strict=True,
                            metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
     ruleset = fields.Dict(load_default=dict, metadata=RULESET_DOC)
+    game = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("tonk", "tongits")), metadata={
+        "description": "The game: absent or null = `tonk` (RULES.md); `tongits` = a Tong-its night (TONGITS.md: its "
+                       "`ruleset` presets and toggles, 3 players or 4 with `four_players`, nobody named `pot`, the pot "
+                       "kept by the ledger). Any other value is 400 `invalid_game`; a club night is a Tonk night."})
     club = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32), metadata={
         "description": "A club id: the night is played in that club (send the club's owner or member token "
                        "as the bearer token). Members sit from the roster; new names join it."})
