@@ -9,7 +9,7 @@ TRANSLATIONS := ledger/translations
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: translations translations-compile run test test-setup demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http bench-pdf-http clean
+.PHONY: translations translations-compile run test test-setup lint demo bench bench-settlement bench-engine bench-pdf bench-growth bench-http bench-pdf-http clean
 
 # what running needs (make run, make demo): the app's own dependencies, with pip's progress shown
 $(RUN_STAMP): pyproject.toml
@@ -33,6 +33,10 @@ run: $(RUN_STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# the import layers declared in pyproject.toml ([tool.importlinter]); CI fails when one breaks
+lint: $(STAMP)
+	$(BIN)/lint-imports
 
 # only the installing part of `make test` (CI runs it once before two test passes side by side)
 test-setup: $(STAMP)
