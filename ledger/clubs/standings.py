@@ -18,11 +18,11 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
-from ledger import night as ledger_night
+from ledger.night import lifecycle as ledger_night
 from ledger.clubs.carry import carried_of, nights_of, seat_members
-from ledger.clubs.models import Club, ClubMember
+from ledger.storage.club_models import Club, ClubMember
 from ledger.clubs.roster import members_of
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 
 WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double")
 

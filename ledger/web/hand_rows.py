@@ -13,7 +13,7 @@ from flask import url_for
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from ledger.models import AuditEvent, GameSession, Hand
+from ledger.storage.models import AuditEvent, GameSession, Hand
 from ledger.games.tonk.describe import describe_hand
 
 
