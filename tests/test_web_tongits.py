@@ -246,3 +246,28 @@ def test_the_offline_queues_json_save_records_a_kept_hand_once(client: Any, nigh
     assert refused.get_json() == {"error": "missing_hand", "field": "hands.Ligaya",
                                   "message": "The draw was fought: enter Ligaya's cards or total."}
     assert api(client, night_id)["hand_count"] == 1
+
+
+def test_the_host_corrects_a_hand_and_the_later_pot_follows(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    for winner in ("2", "2"):  # Marisol twice: the second win takes the pot (classic: two in a row)
+        assert phone.save(phone.check("tongits", {"who": winner})).status_code == 302
+    url = f"/s/{night_id}/hands/1/v1/correct"
+    page = client.get(url).get_data(as_text=True)
+    assert "Correcting hand 1 (version 1)" in page and "Who went out (tong-its)?" in page
+    assert re.search(r'name="who" value="2" checked', page)  # filled from the stored entry
+    fields = hidden_of(page) | {"who": "0", "go": "next"}
+    preview = client.get(url, query_string=fields)
+    shown = preview.get_data(as_text=True)
+    assert preview.status_code == 200, errors_in(shown)
+    first = phone.expected({"outcome": {"kind": "tongits", "winner": "Ligaya"}, "hands": {}})  # from the empty pot
+    assert payments_shown(shown) == payments_expected(first)
+    assert "Save correction to hand 1" in shown
+    saved = client.post(url, data=save_fields(shown) | {"go": "save"})
+    assert saved.status_code == 302
+    phone.played(first)
+    second = phone.expected({"outcome": {"kind": "tongits", "winner": "Marisol"}, "hands": {}})
+    phone.played(second)
+    body = api(client, night_id)
+    assert body["net"] == {p: first.net[p] + second.net[p] for p in PLAYERS}
+    assert body["pot"] == {"balance_minor": phone.state["balance"], "holder": "Marisol", "streak": 1}

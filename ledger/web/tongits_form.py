@@ -137,6 +137,37 @@ class TongitsForm:
                     form.counts[(i, count)] = text
         return form
 
+    @classmethod
+    def from_entry(cls, players: Iterable[str], rules: TongitsRules, entry: Mapping[str, Any],
+                   number: int | None) -> TongitsForm:
+        """The form as it would have been filled to record ``entry`` (a stored §8.1 entry), for
+        a correction, with a fresh key."""
+        seated = tuple(players)
+        index = {name: i for i, name in enumerate(seated)}
+        form = cls(seated, rules, new_key(), number=number)
+        outcome = entry.get("outcome") or {}
+        form.kind = outcome.get("kind") if outcome.get("kind") in OUTCOMES else None
+        for attr in ("winner", "caller", "last_drawer"):
+            if outcome.get(attr) in index:
+                form.who = index[outcome[attr]]
+        for name, answer in (outcome.get("responses") or {}).items():
+            if name in index and answer in ANSWERS:
+                form.answers[index[name]] = answer
+        for name, hand in (entry.get("hands") or {}).items():
+            seat = index.get(name)
+            if seat is None or not isinstance(hand, Mapping):
+                continue
+            if type(hand.get("total")) is int:
+                form.totals[seat] = str(hand["total"])
+            if isinstance(hand.get("cards"), list):
+                form.cards[seat] = " ".join(str(c) for c in hand["cards"])
+            if hand.get("opened") is False:
+                form.burned.add(seat)
+            for count in COUNTS:
+                if type(hand.get(count)) is int and hand[count]:
+                    form.counts[(seat, count)] = str(hand[count])
+        return form
+
     # -- what to ask --------------------------------------------------------------------------
     @property
     def title(self) -> str:

@@ -11,14 +11,21 @@ use (``static/sw.js``): without a connection "Check payouts" keeps the hand in t
 
 The dealer is never asked: the ledger knows who deals by the rules (§2.3), and the pot the
 hand is scored from is the night's (§4.8), so a hand kept offline is scored when it is saved.
+
+The host's correction of a stored hand (:mod:`ledger.web.amend` hands it here with a
+:class:`Correction`) is the same page filled from the stored entry, scored from the pot and
+dealer the hands before it left, and saved with :func:`ledger.night.amend_hand`, which re-scores
+the later hands whose pot it changes.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
 
 from ledger import night as ledger_night
+from ledger import rescoring
 from ledger.access import Actor
 from ledger.db import get_session
 from ledger.games.errors import HandError
@@ -28,20 +35,38 @@ from ledger.i18n import _
 from ledger.models import GameSession
 from ledger.night import NightError
 from ledger.web.table_seen import seen_table
-from ledger.web.saved_hand import RECORDED, saved_message, wants_json
+from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json
 from ledger.web.tongits_form import TongitsForm
 
 POT = "pot"
 ENTRY_STEP = "whole"  # the hand on one page; the name the offline queue and sw.js know
 
 
-def record(night: GameSession, actor: Actor) -> Any:
+@dataclass(frozen=True)
+class Correction:
+    """A correction of hand ``number`` at ``version`` (host only): where the page posts
+    (``action``), where "Cancel" and the saved correction lead (``back``), its stored
+    ``entry`` and ``dealer``."""
+
+    number: int
+    version: int
+    action: str
+    back: str
+    entry: dict[str, Any]
+    dealer: str
+
+
+def record(night: GameSession, actor: Actor, correction: Correction | None = None) -> Any:
     """Answer one request of the flow for an open Tong-its ``night``: a new hand (GET), a step
-    (GET with the form's fields) or the save (POST ``go=save``)."""
+    (GET with the form's fields) or the save (POST ``go=save``); with ``correction``, the same
+    for a correction of a stored hand."""
     db = get_session()
     rules = ledger_night.rules_of(night)
     values = request.form if request.method == "POST" else request.args
     if request.method == "GET" and "key" not in values:
+        if correction is not None:
+            form = TongitsForm.from_entry(night.players, rules, correction.entry, correction.number)  # type: ignore[arg-type]
+            return render(night, form, ENTRY_STEP if form.kind else "outcome", correction=correction)
         form = TongitsForm.blank(night.players, rules, ledger_night.next_number(db, night),  # type: ignore[arg-type]
                                  seen_stake=night.stake_minor)
         kind = values.get("kind")
@@ -49,30 +74,67 @@ def record(night: GameSession, actor: Actor) -> Any:
             form.kind = kind
             return render(night, form, ENTRY_STEP)
         return render(night, form, "outcome")
-    seats, _stake = seen_table(values, night)
+    seats, _stake = seen_table(values, night) if correction is None else (tuple(night.players), None)
     form = TongitsForm.from_form(values, seats, rules)  # type: ignore[arg-type]
+    if correction is not None:
+        form.number = correction.number
     go = values.get("go", "next")
     if form.kind is None:
         form.errors["kind"] = _("Choose how the hand ended.")
-        return render(night, form, "outcome", status=422)
+        return render(night, form, "outcome", status=422, correction=correction)
     if go == "save" and request.method == "POST":
-        return _save(night, form, actor)
+        return _save(night, form, actor) if correction is None else _save_correction(night, form, actor, correction)
     if go in ("edit", "back") or values.get("step") == "outcome":
-        return render(night, form, ENTRY_STEP)
-    return _preview(night, form)
+        return render(night, form, ENTRY_STEP, correction=correction)
+    return _preview(night, form, correction)
 
 
-def _preview(night: GameSession, form: TongitsForm) -> Any:
+def _preview(night: GameSession, form: TongitsForm, correction: Correction | None = None) -> Any:
     """"Check payouts": the engine's answer, or its refusal beside the input."""
     submission = form.submission()
     if submission is None:
-        return render(night, form, ENTRY_STEP, status=422)
+        return render(night, form, ENTRY_STEP, status=422, correction=correction)
     try:
-        result = ledger_night.preview_hand(night, submission)
+        result = _scored(night, submission, correction)
     except HandError as err:
         form.place_error(err)
-        return render(night, form, ENTRY_STEP, status=422)
-    return render(night, form, "preview", result=result)
+        return render(night, form, ENTRY_STEP, status=422, correction=correction)
+    return render(night, form, "preview", result=result, correction=correction)
+
+
+def _scored(night: GameSession, submission: Any, correction: Correction | None) -> TongitsResult:
+    """The hand scored as it will be saved: a new hand from the night's pot; a correction from
+    the pot and dealer the counted hands before it left (:func:`ledger.rescoring.before`)."""
+    if correction is None:
+        return ledger_night.preview_hand(night, submission)  # type: ignore[return-value]
+    start = rescoring.before(get_session(), night, correction.number)
+    return ledger_night.preview_hand(night, submission, dealer=correction.dealer,  # type: ignore[return-value]
+                                     state=start.state)
+
+
+def _save_correction(night: GameSession, form: TongitsForm, actor: Actor, correction: Correction) -> Any:
+    submission = form.submission()
+    if submission is None:
+        return render(night, form, ENTRY_STEP, status=422, correction=correction)
+    try:
+        hand, created = ledger_night.amend_hand(get_session(), night, correction.number, correction.version,
+                                                submission, actor)
+    except HandError as err:
+        form.place_error(err)
+        return render(night, form, ENTRY_STEP, status=422, correction=correction)
+    except NightError as err:
+        if err.code in ("stale_version", "idempotency_key_reused"):
+            # changed on another phone first, or this form already saved: start again from the
+            # current version, with everything typed kept
+            form.errors["form"] = err.message
+            return render(night, form, ENTRY_STEP, status=409, correction=correction)
+        flash(err.message, "error")
+        return redirect(correction.back)
+    if created:
+        flash(saved_message(CORRECTED, night, hand.result, number=correction.number, version=hand.version), "success")
+    else:
+        flash(_("Hand {number} was already corrected (saved once, not twice).", number=correction.number), "info")
+    return redirect(correction.back)
 
 
 def _save(night: GameSession, form: TongitsForm, actor: Actor) -> Any:
@@ -126,17 +188,18 @@ def _preview_again(night: GameSession, form: TongitsForm) -> Any:
 
 
 def render(night: GameSession, form: TongitsForm, step: str, *, result: TongitsResult | None = None,
-           status: int = 200) -> Any:
+           status: int = 200, correction: Correction | None = None) -> Any:
     """The page of ``step`` (``outcome``, ``whole`` = the hand, ``preview``)."""
     db = get_session()
-    dealer = ledger_night.next_dealer(db, night)
+    dealer = ledger_night.next_dealer(db, night) if correction is None else correction.dealer
     context: dict[str, Any] = {
         "night": night, "form": form, "step": step, "players": list(enumerate(form.players)),
         "dealer": dealer,
         "hidden": form.hidden_fields(everything=step == "preview"),
-        "action": url_for("web.record", session_id=night.id),
-        "cancel": url_for("web.table", session_id=night.id),
-        "pot_now": ledger_night.pot_json(db, night).get("pot"),
+        "action": correction.action if correction else url_for("web.record", session_id=night.id),
+        "cancel": correction.back if correction else url_for("web.table", session_id=night.id),
+        "table_url": url_for("web.table", session_id=night.id),
+        "correction": correction,
         "preview": preview(night, form, result) if result is not None else None,
     }
     return render_template("record_tongits.html", **context), status
