@@ -271,3 +271,18 @@ def test_the_host_corrects_a_hand_and_the_later_pot_follows(client: Any, night_i
     body = api(client, night_id)
     assert body["net"] == {p: first.net[p] + second.net[p] for p in PLAYERS}
     assert body["pot"] == {"balance_minor": phone.state["balance"], "holder": "Marisol", "streak": 1}
+
+
+def test_the_rules_page_prices_tongits_examples_with_the_engine(client: Any, night_id: str) -> None:
+    page = client.get(f"/s/{night_id}/rules").get_data(as_text=True)
+    assert "Classic chips preset, frozen when the night started" in html.unescape(page)
+    rules = TONGITS.rules({"preset": "classic"})
+    first = TONGITS.score(rules, players=PLAYERS, stake_minor=STAKE_MINOR, dealer=PLAYERS[0],
+                          state=TONGITS.initial_state(rules), entry={"outcome": {"kind": "tongits", "winner": "Ligaya"}})
+    article = page[page.index('<article class="example">'):page.index("</article>")]
+    shown = [(html.unescape(w), html.unescape(a)) for w, a in
+             re.findall(r'<li><span>([^<]*)</span> <span class="pay-amount">([^<]*)</span></li>', article)]
+    assert shown == payments_expected(first)
+    assert "Ligaya went out: tong-its" in article
+    assert page.count('<article class="example">') == 6  # the sixth: a second win in a row takes the pot
+    assert "Ligaya took the pot" in page

@@ -211,15 +211,7 @@ def preview(night: GameSession, form: TongitsForm, result: TongitsResult) -> dic
     the streak, and how long it is). Amounts are minor units."""
     stored = result.to_json() | {"detail": result.detail, "points": result.points}
     lines = [str(line) for line in describe_lines(submission_outcome(form), stored)]
-    transfers = []
-    for t in result.transfers:
-        if t.payee == POT:
-            words = _("{payer} puts into the pot", payer=t.payer)
-        elif t.payer == POT:
-            words = _("{payee} takes from the pot", payee=t.payee)
-        else:
-            words = _("{payer} pays {payee}", payer=t.payer, payee=t.payee)
-        transfers.append((words, t.amount_minor))
+    transfers = [(transfer_words(t), t.amount_minor) for t in result.transfers]
     pot = result.pot
     return {
         "lines": lines,
@@ -230,6 +222,16 @@ def preview(night: GameSession, form: TongitsForm, result: TongitsResult) -> dic
         "pot": {"before": pot.balance_before, "antes": pot.antes, "taken_by": pot.taken_by, "taken": pot.taken,
                 "after": pot.balance_after, "holder": pot.holder, "streak": pot.streak},
     }
+
+
+def transfer_words(t: Any) -> str:
+    """One netted payment in a whole sentence, the pot being a party (§8.3): "Ana puts into the
+    pot", "Ana takes from the pot", "Ben pays Ana"."""
+    if t.payee == POT:
+        return _("{payer} puts into the pot", payer=t.payer)
+    if t.payer == POT:
+        return _("{payee} takes from the pot", payee=t.payee)
+    return _("{payer} pays {payee}", payer=t.payer, payee=t.payee)
 
 
 def submission_outcome(form: TongitsForm) -> dict[str, Any]:
