@@ -1,6 +1,7 @@
 /* Tonk Ledger service worker (served as /sw.js, scope /): the app shell works without a
    connection.
-   - /static/ files: from the cache first, fetched and kept on a miss.
+   - /static/ files: from the cache first (whatever the Vary of the kept response), fetched
+     and kept on a miss.
    - The table screen (/s/<id>) and every step of entering a hand (/s/<id>/record…): from the
      network; without a connection (or with the server unreachable: 502, 503, 504), the copy
      kept last, which the page marks as the last known state. Any step of an outcome
@@ -97,9 +98,13 @@ function fromNetworkOrCopy(request, key) {
   });
 }
 
+/* A /static/ address names one version of the file (?v=<hash>): a kept copy answers whatever
+   headers the asking page sends. The server's responses say "Vary: Accept-Language, Cookie,
+   Accept-Encoding" (its pages differ by language and session), and a match that heeded it
+   missed here, so a page opened offline came without its scripts and styles. */
 function staticFirst(request) {
   return caches.open(STATIC).then(function (cache) {
-    return cache.match(request).then(function (hit) {
+    return cache.match(request, { ignoreVary: true }).then(function (hit) {
       return hit || fetch(request).then(function (response) {
         if (response.ok) cache.put(request, response.clone());
         return response;

@@ -24,6 +24,8 @@ from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
 from ledger.web.hand_rows import history_at
+from ledger.web import tongits_record
+from ledger.web.tongits_record import Correction
 from ledger.web.record import CORRECTED, Flow, render_step, run_step, saved_message, step_values, stored_hand_view
 
 MAX_ID = 2**31 - 1
@@ -63,6 +65,11 @@ def amend(session_id: str, number: int, version: int) -> Any:
         flash(_("Hand {number} is void; record a new hand instead.", number=number), "error")
         return redirect(history)
     night = AsPlayed(night, current)  # type: ignore[assignment]  # the form offers the hand's own seats
+    if (night.game or "tonk") == "tongits":
+        # a Tong-its hand: its own questions, scored from the pot the hands before it left
+        action = url_for("web.amend", session_id=night.id, number=number, version=current.version)
+        correction = Correction(number, current.version, action, history, dict(current.entry), current.dealer)
+        return tongits_record.record(night, actor, correction)
     stale = None
     if current.version != version:
         stale = {

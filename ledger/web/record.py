@@ -6,12 +6,13 @@ always come from the engine: ``preview_hand`` for "Check payouts", ``record_hand
 ``?kind=…&whole=1`` opens the ``whole`` step: every step of that outcome on one page, which
 goes straight to the payouts (the copy a phone keeps to enter a hand offline, static/sw.js).
 
-The same steps serve the host's correction of a stored hand (:mod:`ledger.web.amend`): a
-:class:`Flow` says where the form posts, what "Save" does and where "Cancel" goes.
+The same steps serve the host's correction of a stored hand (:mod:`ledger.web.amend`, which
+imports this module, never the other way round): a :class:`Flow` says where the form posts,
+what "Save" does and where "Cancel" goes. A Tong-its night's hand is asked, shown and saved by
+:mod:`ledger.web.tongits_record` instead (one call, no way back).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -31,30 +32,13 @@ from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.card_grid import card_grid, spade_choices
 from ledger.web.entry_form import FINAL, WHOLE_STEP, HandForm, new_key, outcome_hint, outcome_title
-from ledger.web.formatting import join_names, money
+from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json  # noqa: F401  (amend reads them here)
+from ledger.web import tongits_record
+from ledger.web.table_seen import seen_table
 
 
 SIDE_POT_BATCH = 20  # hands read at a time looking back for the last side pot
 SAVE_HAND = N_("Save hand")
-
-# What a saved hand paid, one whole sentence per case: recorded (``number``) or corrected
-# (``number``, ``version``); ``name``/``names`` won ``amount`` (each), or ``gains`` when the
-# winners won different amounts ("Dee won $1.00, Rosa won $0.50").
-RECORDED = {
-    "redeal": N_("Hand {number} recorded: redeal, nobody pays"),
-    "nobody": N_("Hand {number} recorded: nobody pays"),
-    "one": N_("Hand {number} recorded: {name} won {amount}"),
-    "each": N_("Hand {number} recorded: {names} won {amount} each"),
-    "several": N_("Hand {number} recorded: {gains}"),
-}
-CORRECTED = {
-    "redeal": N_("Hand {number} corrected (version {version}): redeal, nobody pays"),
-    "nobody": N_("Hand {number} corrected (version {version}): nobody pays"),
-    "one": N_("Hand {number} corrected (version {version}): {name} won {amount}"),
-    "each": N_("Hand {number} corrected (version {version}): {names} won {amount} each"),
-    "several": N_("Hand {number} corrected (version {version}): {gains}"),
-}
-
 
 @dataclass(frozen=True)
 class Flow:
@@ -76,6 +60,8 @@ def record(session_id: str) -> Any:
     if night.status != "open":
         flash(_("This night is closed; no more hands can be recorded."), "error")
         return redirect(url_for("web.table", session_id=night.id))
+    if (night.game or "tonk") == "tongits":
+        return tongits_record.record(night, actor)  # the Tong-its hand: its own questions (TONGITS.md §8.1)
     rules = ledger_night.rules_of(night)
     flow = Flow(
         action=url_for("web.record", session_id=night.id),
@@ -109,23 +95,6 @@ def record(session_id: str) -> Any:
         # before the player goes on; saving re-checks it under the write lock
         return _table_changed(night, at_table_now(night, form), changed.message, flow)
     return run_step(night, form, flow)
-
-
-def seen_table(values: Any, night: GameSession) -> tuple[tuple[str, ...], int | None]:
-    """The seating and the stake (minor units) the form was filled against, as its hidden
-    ``seat`` and ``seen_stake`` fields say, so that its seat numbers are read as the people the
-    phone showed (``seats``: a JSON list of the names in seat order); a form without them (kept
-    from before they were sent) or with a list that is no seating is read against the night's
-    seating, and its stake is not checked."""
-    try:
-        seats = json.loads(values.get("seats") or "null")
-    except ValueError:
-        seats = None
-    stake = values.get("seen_stake") or ""
-    if (not isinstance(seats, list) or not 0 < len(seats) <= 64 or len(set(map(str, seats))) != len(seats)
-            or any(not isinstance(s, str) or not 0 < len(s) <= 80 for s in seats)):
-        return tuple(night.players), None
-    return tuple(seats), int(stake) if stake.isdecimal() and len(stake) <= 10 else None
 
 
 def at_table_now(night: GameSession, form: HandForm) -> HandForm:
@@ -230,11 +199,6 @@ def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
     return redirect(url_for("web.table", session_id=night.id))
 
 
-def wants_json() -> bool:
-    """A save sent by the offline queue (``Accept: application/json``), not by a page."""
-    return request.accept_mimetypes.best == "application/json"
-
-
 def _save_json(night: GameSession, submission: Any, actor: Actor) -> Any:
     """Save for the offline queue: 201 ``{number, created, message}`` (200 when this key was
     already recorded), or the error as the JSON API gives it (422 a refused entry, 409
@@ -313,24 +277,6 @@ def stored_hand_view(night: GameSession, hand: dict[str, Any]) -> dict[str, Any]
         "amounts": [(p, int(hand.get("net", {}).get(p, 0))) for p in night.players],
         "transfers": [(t.get("from"), t.get("to"), int(t.get("amount", 0))) for t in hand.get("transfers", [])],
     }
-
-
-def saved_message(sentences: dict[str, str], night: GameSession, result: dict[str, Any], **params: Any) -> str:
-    """What a saved hand paid, as the flash says it: ``"Hand 5 recorded: Dee won $0.75"``.
-    ``sentences`` is :data:`RECORDED` or :data:`CORRECTED`; ``params`` their ``number``
-    (and ``version``)."""
-    net = result.get("net", {})
-    gains = [(w, int(net.get(w, 0))) for w in result.get("winners", []) if int(net.get(w, 0)) > 0]
-    if not gains:
-        return _(sentences["redeal" if result.get("redeal") else "nobody"], **params)
-    if len({amount for _name, amount in gains}) == 1:
-        amount = money(gains[0][1], night.currency)
-        if len(gains) == 1:
-            return _(sentences["one"], name=gains[0][0], amount=amount, **params)
-        return _(sentences["each"], names=join_names([w for w, _amount in gains]), amount=amount, **params)
-    # winners who won different amounts: a list of whole clauses
-    won = [_("{name} won {amount}", name=w, amount=money(a, night.currency)) for w, a in gains]
-    return _(sentences["several"], gains=", ".join(won), **params)
 
 
 def _remembered_side_pot(night: GameSession) -> tuple[int | None, list[str] | None]:
@@ -440,3 +386,4 @@ def _preview(
         "dealer": form.players[form.dealer] if form.dealer is not None else "",
         "side": side,
     }
+

@@ -9,6 +9,8 @@ hand-written numbers), with every player's net.
 the same fields as the form (``preset``, ``rules_base``, ``rule-<toggle>``) and answers with
 the rule lines, the changes from the preset, the values to put back in the controls, and any
 refusal keyed by control (422). A GET changes nothing, so it needs no CSRF token.
+
+A Tong-its night's page is :mod:`ledger.web.tongits_rules`'s.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from ledger.games.tonk import PRESETS
 from ledger.games.tonk.explain import worked_examples
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
+from ledger.web import tongits_rules
 from ledger.web.formatting import engine_words
 from ledger.web.house_rules import RulesChoice, changes_from_preset, grouped_lines, summary_lines
 
@@ -31,6 +34,8 @@ MAX_QUERY = 4000
 @bp.get("/s/<session_id>/rules")
 def rules(session_id: str) -> Any:
     night, actor = authorised(session_id)
+    if (night.game or "tonk") == "tongits":
+        return render_template("rules_tongits.html", night=night, actor=actor, **tongits_rules.context(night))
     ruleset = ledger_night.rules_of(night)
     preset = PRESETS.get(ruleset.preset)
     examples = []

@@ -9,7 +9,10 @@ rules seat are refused beside the seats, never dropped. The first dealer is chos
 money ("0.25") and parsed exactly with :func:`ledger.money.parse_amount`. Every refusal is
 kept as ``errors[field]`` beside the input, with everything typed kept.
 
-The rules are a preset plus the "House rules" controls (:mod:`ledger.web.house_rules`): only
+The game comes first (``game``: ``tonk``, the default, or ``tongits``), then that game's
+presets: Tonk's ``preset`` radios with the "House rules" controls below, or Tong-its'
+``tongits_preset`` radios (TONGITS.md §7; its seat range, 3 or 4 players, is the engine's, and
+four names typed seat four: ``four_players``). For Tonk the rules are a preset plus the "House rules" controls (:mod:`ledger.web.house_rules`): only
 the toggles that differ from the preset are sent to :meth:`RuleSet.from_spec` as overrides. The
 "Show what these rules pay" button (``go=rules``) re-renders the page with everything kept and
 the rules in words, without starting the night. Refusals are sentences in the request's
@@ -27,10 +30,12 @@ from babel.dates import format_date
 from babel.numbers import get_currency_name
 
 from ledger.night import lifecycle as ledger_night
-from ledger.i18n import _, format_locale, ngettext
+from ledger.i18n import N_, _, format_locale, ngettext
 from ledger.storage.models import GameSession
 from ledger.money import parse_amount
+from ledger.games import game as game_of
 from ledger.games.tonk import PRESETS, HandError
+from ledger.games.tongits import PRESETS as TONGITS_PRESETS
 from ledger.games.tonk.ruleset import TOGGLES
 from ledger.storage.db import get_session
 from ledger.web.amount_errors import amount_message, stake_range_message  # also imported from here by the settle, seats and club pages
@@ -44,6 +49,12 @@ CURRENCIES: tuple[str, ...] = (
 )
 DEFAULT_CURRENCY = "USD"
 DEFAULT_PRESET = "classic"
+GAMES_OFFERED: tuple[str, ...] = ("tonk", "tongits")  # the order a table is offered them, Tonk first
+GAME_TITLES = {"tonk": N_("Tonk"), "tongits": N_("Tong-its")}
+GAME_HINTS = {
+    "tonk": N_("Knock, tonk out or drop: 2 to 4 players, 5 cards each."),
+    "tongits": N_("Tong-its, draw (laban) or stock out, with the pot: 3 players, 12 and 13 cards."),
+}
 MAX_SESSION_NAME = 120
 SEATS = PRESETS[DEFAULT_PRESET].ruleset().max_players
 SEAT_LIMIT = TOGGLES["max_players"].maximum or SEATS  # no rules seat more; "Add a seat" stops here
@@ -68,6 +79,16 @@ def preset_choices() -> list[tuple[str, str, str]]:
     return [(p.name, engine_words(p.title), engine_words(p.description)) for p in PRESETS.values()]
 
 
+def game_choices() -> list[tuple[str, str, str]]:
+    """``(name, title, hint)`` of every game a night can play, Tonk first, in the request's language."""
+    return [(g, _(GAME_TITLES[g]), _(GAME_HINTS[g])) for g in GAMES_OFFERED]
+
+
+def tongits_preset_choices() -> list[tuple[str, str, str]]:
+    """``(name, title, description)`` of every Tong-its preset (TONGITS.md §7), classic first."""
+    return [(p.name, engine_words(p.title), engine_words(p.description)) for p in TONGITS_PRESETS.values()]
+
+
 @dataclass
 class StartForm:
     """The typed values (as text) and the errors keyed by input name."""
@@ -78,6 +99,8 @@ class StartForm:
     stake: str = ""
     currency: str = DEFAULT_CURRENCY
     preset: str = DEFAULT_PRESET
+    game: str = "tonk"
+    tongits_preset: str = DEFAULT_PRESET
     errors: dict[str, str] = field(default_factory=dict)
     rules: RulesChoice = field(default_factory=RulesChoice.default)
     go: str = "start"
@@ -98,6 +121,8 @@ class StartForm:
             stake=str(form.get("stake", "")),
             currency=str(form.get("currency", DEFAULT_CURRENCY)),
             preset=str(form.get("preset", DEFAULT_PRESET)),
+            game=str(form.get("game", "tonk")),
+            tongits_preset=str(form.get("tongits_preset", DEFAULT_PRESET)),
             rules=RulesChoice.from_form(form),
             go=go if go in ("rules", "add_seat") else "start",
             seats_shown=min(int(shown), SEAT_LIMIT) if shown.isdecimal() else SEATS,
@@ -136,6 +161,8 @@ class StartForm:
         self.errors = dict(self.rules.errors)
         if self.go in ("rules", "add_seat"):
             return None
+        if self.game != "tonk":
+            return self._create_other_game()
         name = self.name.strip() or default_name(self.timezone)
         if len(name) > MAX_SESSION_NAME:
             self.errors["name"] = ngettext("Keep the name under {count} character.",
@@ -184,6 +211,54 @@ class StartForm:
             message = err.message
             if err.code == "invalid_stake":
                 message = stake_range_message(self.currency)
+            self.errors[self._input_for(err.field, seats)] = message
+            return None
+
+    def _create_other_game(self) -> tuple[GameSession, str] | None:
+        """Open a night of another game than Tonk (Tong-its): its preset, its seat range (four
+        names typed seat four, TONGITS.md §2.1), the name, stake and currency as for Tonk; the
+        Tonk house rules are not read."""
+        self.errors = {}
+        if self.game not in GAMES_OFFERED:
+            self.errors["game"] = _("Choose the game the table plays.")
+            return None
+        chosen = game_of(self.game)
+        name = self.name.strip() or default_name(self.timezone)
+        if len(name) > MAX_SESSION_NAME:
+            self.errors["name"] = ngettext("Keep the name under {count} character.",
+                                           "Keep the name under {count} characters.", MAX_SESSION_NAME)
+        seats = [i for i, p in enumerate(self.players) if p.strip()]
+        dealer_seat = int(self.first_dealer) if self.first_dealer.isdecimal() else -1
+        if self.tongits_preset not in TONGITS_PRESETS:
+            self.errors["tongits_preset"] = _("Choose one of the rules presets.")
+            return None
+        toggles = {"four_players": True} if len(seats) == 4 else {}
+        rules = chosen.rules({"preset": self.tongits_preset, "toggles": toggles})
+        allowed = chosen.seat_range(chosen.rules({"preset": self.tongits_preset, "toggles": {"four_players": True}}))
+        if not allowed.start <= len(seats) < allowed.stop:
+            self.errors["players"] = _("Tong-its is played by {least} to {most} players; type {least} or {most} "
+                                       "names, in seat order.", least=allowed.start, most=allowed.stop - 1)
+        elif dealer_seat not in seats:
+            self.errors["first_dealer"] = _("The first dealer must be one of the players typed above.")
+        if self.currency not in CURRENCIES:
+            self.errors["currency"] = _("Choose a currency from the list.")
+        stake_minor = None
+        if "currency" not in self.errors:
+            try:
+                stake_minor = parse_amount(self.stake, self.currency)
+            except ValueError as exc:
+                self.errors["stake"] = amount_message(exc)
+        if self.errors:
+            return None
+        assert stake_minor is not None
+        try:
+            return ledger_night.create_night(
+                get_session(), name=name, currency=self.currency, stake_minor=stake_minor, rules=rules,
+                players=[self.players[i] for i in seats], first_dealer=self.players[dealer_seat].strip(),
+                timezone=self.timezone, game=chosen.name,
+            )
+        except HandError as err:
+            message = stake_range_message(self.currency) if err.code == "invalid_stake" else err.message
             self.errors[self._input_for(err.field, seats)] = message
             return None
 

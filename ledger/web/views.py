@@ -26,6 +26,8 @@ from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.storage.models import AuditEvent, GameSession, utcnow
 from ledger.night.lifecycle import NightError
 from ledger.games.tonk import PRESETS
+from ledger.games.tongits import PRESETS as TONGITS_PRESETS
+from ledger.web.tongits_form import OUTCOMES as TONGITS_OUTCOMES, outcome_title as tongits_title
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
@@ -37,7 +39,9 @@ from ledger.web.share import share_context
 from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
-from ledger.web.start_form import SEAT_LIMIT, StartForm, currency_choices, preset_choices
+from ledger.web.start_form import (
+    SEAT_LIMIT, StartForm, currency_choices, game_choices, preset_choices, tongits_preset_choices,
+)
 from ledger.web.formatting import engine_words
 from ledger.web.language import format_locale_now
 
@@ -65,6 +69,8 @@ def index() -> Any:
         seat_limit=SEAT_LIMIT,
         currencies=currency_choices(format_locale_now()),
         presets=preset_choices(),
+        games=game_choices(),
+        tongits_presets=tongits_preset_choices(),
         nights=my_nights(),
     ), (422 if form.errors else 200)
 
@@ -119,8 +125,7 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "left": {name: hand for name, hand in kept.last_hand.items() if name not in night.players},
         "stake_from": kept.stakes[-1].from_hand if len(kept.stakes) > 1 else None,
         "preset": _preset_title(night),
-        "house_changes": [_("{rule}: {value}", rule=label, value=value)
-                          for _toggle, label, value in changes_from_preset(ledger_night.rules_of(night))],
+        "house_changes": _house_changes(night),
         "balances": list(kept.net.items()),
         "next_dealer": (ledger_night.dealer_after(night, last, ledger_night.sat_in_since(db, night, last.number))
                         if last is not None else ledger_night.next_dealer(db, night)),
@@ -129,10 +134,27 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "total_hands": kept.last_number,  # one current version per number, numbers gap-free
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
         "redo_number": _redo_number(db, night, actor),
-        "quick_outcomes": [(kind, outcome_title(kind)) for kind in
-                           HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
+        "quick_outcomes": _quick_outcomes(night),
+        "pot": ledger_night.pot_json(db, night).get("pot"),  # Tong-its: balance, holder, streak (§4.8)
         "next_number": kept.last_number + 1,
     }
+
+
+def _house_changes(night: GameSession) -> list[str]:
+    """The night's Tonk house rules that differ from its preset, as "rule: value"; none for
+    another game (a Tong-its night plays its preset as it is)."""
+    if (night.game or "tonk") != "tonk":
+        return []
+    return [_("{rule}: {value}", rule=label, value=value)
+            for _toggle, label, value in changes_from_preset(ledger_night.rules_of(night))]
+
+
+def _quick_outcomes(night: GameSession) -> list[tuple[str, str]]:
+    """``(kind, title)`` of the outcome buttons on the table screen, for the night's game."""
+    if (night.game or "tonk") == "tongits":
+        return [(kind, tongits_title(kind)) for kind in TONGITS_OUTCOMES]
+    return [(kind, outcome_title(kind)) for kind in
+            HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()]
 
 
 def _redo_number(db: Session, night: GameSession, actor: Actor) -> int | None:
@@ -299,5 +321,5 @@ def void(session_id: str, number: int) -> Any:
 # -- helpers ------------------------------------------------------------------------------------------
 def _preset_title(night: GameSession) -> str:
     name = ledger_night.rules_of(night).preset
-    preset = PRESETS.get(name)
+    preset = (TONGITS_PRESETS if (night.game or "tonk") == "tongits" else PRESETS).get(name)
     return engine_words(preset.title) if preset else name
