@@ -206,6 +206,10 @@ def report_source(db: Session, night: GameSession) -> ReportSource:
         stakes=tuple((c.from_hand, c.stake_minor) for c in figures.stake_changes(db, night)),
         left={name: hand for name, hand in last.items() if name not in night.players},
         carried_into=club.name if club is not None else "",
+        game=night.game or "tonk",
+        accounts=figures.kept_accounts(db, night),
+        state=figures.kept_state(db, night),
+        status=night.status,
     )
 
 
