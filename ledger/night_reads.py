@@ -300,6 +300,12 @@ def hand_json(hand: Hand) -> dict[str, Any]:
     } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {})
 
 
+def describe_stored(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
+    """A stored hand in one sentence (:class:`~ledger.sentences.Sentence`) by the game that
+    scored it: Tong-its' for a TONGITS.md §8.2 result (it has a ``pot``), else Tonk's."""
+    return _describer(result)(outcome, result)
+
+
 def _describer(result: Mapping[str, Any]) -> Any:
     """The describing function of the game that scored ``result``: a stored Tong-its result
     (TONGITS.md §8.2) is the one with a ``pot``; Tonk's never has one."""
