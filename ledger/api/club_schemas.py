@@ -15,7 +15,8 @@ from ledger.zones import DEFAULT_ZONE, is_known_zone
 
 CLUB_ROLES = ("owner", "member", "viewer")
 CLUB_CSV_TABLES = ("members", "nights", "results", "carries", "payments", "history")
-WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double")
+WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double",
+             "tongits", "draw", "stock_out")  # Tonk's kinds, then Tong-its' (TONGITS.md §4.1–4.4)
 
 
 class ClubCreateSchema(Schema):
