@@ -130,3 +130,112 @@ def test_the_standings_page_shows_tongits_wins_only_where_played(app: Any, clien
     assert "standing-wins-tongits" in page and "Draw (laban) won" in page
     won = sum(1 for h in data["hands"] if h["outcome"]["kind"] == "tongits" and h["expected"]["winner"] == "Ligaya")
     assert f'<td class="standing-wins-tongits">{won}</td>' in page
+
+
+# -- export and import -----------------------------------------------------------------------------------
+def club_with_both_games(client: Any) -> dict[str, Any]:
+    """A PHP club: a Tonk night carried, and the shared Tong-its night with a void (which re-scores
+    every later hand: superseded versions) and its restore, closed and carried."""
+    club = make_php_club(client)
+    close(client, won_club_night(client, club, ["Ligaya", "Dodong"], winner="Ligaya"), True)
+    night = tongits_club_night(client, club)
+    for action in ("void", "restore"):
+        response = client.post(f"/api/v1/sessions/{night['id']}/hands/5/{action}", headers=bearer(night["token"]))
+        assert response.status_code == 200, response.get_json()
+    close(client, night, True)
+    return club
+
+
+def export_of(client: Any, club: dict[str, Any]) -> dict[str, Any]:
+    response = client.get(f"/api/v1/clubs/{club['id']}/export.json", headers=bearer(club["token"]))
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def test_a_club_with_a_tongits_night_round_trips(client: Any) -> None:
+    data = tongits_night()
+    club = club_with_both_games(client)
+    document = export_of(client, club)
+    games = [n["session"]["game"] for n in document["nights"]]
+    assert games == ["tonk", "tongits"]
+    tongits = document["nights"][1]
+    assert any(h["status"] == "superseded" for h in tongits["hands"])  # the void re-scored later hands
+    assert tongits["hands"][-1]["kind"] == "close_pot"
+    imported = client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.get_json()
+    copy = imported.get_json()
+    original = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()
+    again = client.get(f"/api/v1/clubs/{copy['id']}", headers=bearer(copy["token"])).get_json()
+    assert again["balances"] == original["balances"]
+    first = client.get(f"/api/v1/clubs/{club['id']}/standings", headers=bearer(club["token"])).get_json()
+    second = client.get(f"/api/v1/clubs/{copy['id']}/standings", headers=bearer(copy["token"])).get_json()
+    assert [{k: v for k, v in m.items() if k != "member_id"} for m in first["members"]] == \
+        [{k: v for k, v in m.items() if k != "member_id"} for m in second["members"]]
+    night_id, token = list(copy["night_tokens"].items())[1]
+    session = client.get(f"/api/v1/sessions/{night_id}", headers=bearer(token)).get_json()
+    assert session["game"] == "tongits" and session["net"] == data["expected"]["net_after_close"]
+    assert session["pot"] == {"balance_minor": 0, "holder": None, "streak": 0}
+    assert session["hand_count"] == data["expected"]["hands_recorded"]
+
+
+def refused(client: Any, document: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/v1/clubs/import", json=document)
+    assert response.status_code == 422, response.get_json()
+    return response.get_json()  # type: ignore[no-any-return]
+
+
+def counted_index(night: dict[str, Any], number: int) -> int:
+    return next(i for i, h in enumerate(night["hands"]) if h["number"] == number and h["status"] == "counted")
+
+
+def test_an_import_trusts_no_figure_of_a_tongits_night(client: Any) -> None:
+    club = club_with_both_games(client)
+    document = export_of(client, club)
+    at = "nights[1]"
+    # a pot balance the replay does not give
+    bad = export_of(client, club)
+    hand = counted_index(bad["nights"][1], 7)
+    bad["nights"][1]["hands"][hand]["result"]["pot"]["balance_after"] += 1000
+    error = refused(client, bad)
+    assert (error["error"], error["field"]) == ("import_mismatch", f"{at}.hands[{hand}].result.pot.balance_after")
+    # transfers that still sum to zero but pay the wrong way
+    bad = export_of(client, club)
+    result = bad["nights"][1]["hands"][counted_index(bad["nights"][1], 3)]["result"]
+    result["net"] = {k: -v for k, v in result["net"].items()}
+    assert refused(client, bad)["error"] == "import_mismatch"
+    # a hand version that claims to have been scored from another pot: the chain decides
+    bad = export_of(client, club)
+    hands = bad["nights"][1]["hands"]
+    first, second = counted_index(bad["nights"][1], 2), counted_index(bad["nights"][1], 3)
+    hands[first], hands[second] = hands[first] | {"entry": hands[second]["entry"], "result": hands[second]["result"],
+                                                  "kind": hands[second]["kind"]}, hands[second]
+    assert refused(client, bad)["error"] in ("import_mismatch", "unknown_player")
+    # a night played as Tong-its that says it was Tonk
+    bad = export_of(client, club)
+    bad["nights"][1]["session"]["game"] = "tonk"
+    assert refused(client, bad)["error"] in ("invalid_ruleset", "invalid_entry")
+    # an unknown game
+    bad = export_of(client, club)
+    bad["nights"][1]["session"]["game"] = "chess"
+    error = refused(client, bad)
+    assert error["field"] == f"{at}.session.game"
+    # a club night that carries its pot past the close
+    bad = export_of(client, club)
+    bad["nights"][1]["session"]["ruleset"]["pot_at_end"] = "carry"
+    error = refused(client, bad)
+    assert (error["error"], error["field"]) == ("invalid_ruleset", f"{at}.session.ruleset.pot_at_end")
+    assert client.post("/api/v1/clubs/import", json=document).status_code == 201  # the untouched one imports
+
+
+def test_an_older_tonk_export_without_game_still_imports(client: Any) -> None:
+    club = make_php_club(client)
+    close(client, won_club_night(client, club, ["Ligaya", "Dodong"], winner="Ligaya"), True)
+    document = export_of(client, club)
+    for night in document["nights"]:
+        del night["session"]["game"]
+    imported = client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.get_json()
+    copy = imported.get_json()
+    again = client.get(f"/api/v1/clubs/{copy['id']}", headers=bearer(copy["token"])).get_json()
+    original = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()
+    assert again["balances"] == original["balances"]
