@@ -272,7 +272,9 @@ class StandingSchema(Answer):
     nights = fields.Integer(required=True)
     hands = fields.Integer(required=True)
     net = fields.Integer(required=True, metadata={"description": "Sum of the member's finals, minor units."})
-    wins = fields.Dict(keys=fields.String(validate=validate.OneOf(WIN_KINDS)), values=fields.Integer(), required=True)
+    wins = fields.Dict(keys=fields.String(validate=validate.OneOf(WIN_KINDS)), values=fields.Integer(), required=True,
+                       metadata={"description": "Hands won by kind: Tonk's kinds, then Tong-its' (`tongits`, `draw`, "
+                                                "`stock_out`); a club plays either game."})
     caught = fields.Integer(required=True)
     best_night = fields.Integer(allow_none=True, metadata=MONEY)
     worst_night = fields.Integer(allow_none=True, metadata=MONEY)
