@@ -109,18 +109,15 @@ def settle_balances() -> Any:
 def create_session() -> Any:
     """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``.
     ``"game"`` picks the game (absent or null = ``"tonk"``; ``"tongits"``: TONGITS.md, its rule
-    set, presets and seat range); any other value is 400 ``invalid_game`` (field ``game``), as
-    is any game but Tonk for a club night (clubs keep Tonk nights for now)."""
+    set, presets and seat range); any other value is 400 ``invalid_game`` (field ``game``). A
+    club night may be of either game (:func:`ledger.api.clubs.create_club_night`)."""
     raw = json_body()
     chosen = _game_asked(raw.get("game"))
     data = load(SessionCreateSchema(), raw, SESSION_FIELD_CODES)
     if data["club"] is not None:  # a club night (issue 9): the club's token and currency
         from ledger.api.clubs import create_club_night
 
-        if chosen.name != DEFAULT_GAME:
-            raise ApiError(400, "invalid_game", N_("game must be one of {games}; got {value}."), "game",
-                           games=DEFAULT_GAME, value=repr(chosen.name))
-        return create_club_night(data, raw)
+        return create_club_night(data, raw, chosen)
     if data["currency"] is None:
         raise ApiError(422, "invalid_entry", N_("currency: Missing data for required field."), "currency")
     rules = RuleSet.from_spec(data["ruleset"]) if chosen.name == DEFAULT_GAME else chosen.rules(data["ruleset"])

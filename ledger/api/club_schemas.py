@@ -15,7 +15,8 @@ from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 
 CLUB_ROLES = ("owner", "member", "viewer")
 CLUB_CSV_TABLES = ("members", "nights", "results", "carries", "payments", "history")
-WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double")
+WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double",
+             "tongits", "draw", "stock_out")  # Tonk's kinds, then Tong-its' (TONGITS.md §4.1–4.4)
 
 
 class ClubCreateSchema(Schema):
@@ -271,7 +272,9 @@ class StandingSchema(Answer):
     nights = fields.Integer(required=True)
     hands = fields.Integer(required=True)
     net = fields.Integer(required=True, metadata={"description": "Sum of the member's finals, minor units."})
-    wins = fields.Dict(keys=fields.String(validate=validate.OneOf(WIN_KINDS)), values=fields.Integer(), required=True)
+    wins = fields.Dict(keys=fields.String(validate=validate.OneOf(WIN_KINDS)), values=fields.Integer(), required=True,
+                       metadata={"description": "Hands won by kind: Tonk's kinds, then Tong-its' (`tongits`, `draw`, "
+                                                "`stock_out`); a club plays either game."})
     caught = fields.Integer(required=True)
     best_night = fields.Integer(allow_none=True, metadata=MONEY)
     worst_night = fields.Integer(allow_none=True, metadata=MONEY)

@@ -252,16 +252,19 @@ def club_night_token(club_id: str, session_id: str) -> Any:
     return jsonify({"id": night.id, "token": token, "role": night_role(actor)}), 201
 
 
-def create_club_night(data: dict[str, Any], raw: dict[str, Any]) -> Any:
+def create_club_night(data: dict[str, Any], raw: dict[str, Any], chosen: Any = None) -> Any:
     """``POST /api/v1/sessions`` with ``"club"``: the club token opens the club (owner or
     member); the night takes the club's currency and seats members from the roster → 201 as
-    for any night, plus ``club``."""
+    for any night, plus ``club``. ``chosen`` is the night's game (:mod:`ledger.games`, default
+    Tonk): a club plays either (:func:`ledger.clubs.carry.start_night`)."""
     club, actor = club_authorised(data["club"], "start_night")
     db = get_session()
+    name = "tonk" if chosen is None else chosen.name
+    rules = RuleSet.from_spec(data["ruleset"]) if name == "tonk" else chosen.rules(data["ruleset"])
     night, token = carry.start_night(
         db, club, actor, name=data["name"], currency=data["currency"], stake_minor=data["stake"],
-        rules=RuleSet.from_spec(data["ruleset"]), players=data["players"], first_dealer=data["first_dealer"],
-        timezone=data["timezone"] if "timezone" in raw else None)
+        rules=rules, players=data["players"], first_dealer=data["first_dealer"],
+        timezone=data["timezone"] if "timezone" in raw else None, game=name)
     body = ledger_night.session_json(db, night)
     body["token"] = token
     body.update(share_json(night, token))

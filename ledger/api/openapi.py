@@ -130,11 +130,17 @@ def _paths() -> dict[str, dict[str, Any]]:
             "Every change: who (role, which phone), when, before and after.",
             {200: _json(out.HistorySchema, "The audit events, oldest first.")}, ())},
         "/sessions/{session_id}/settlement": {"get": _op(
-            "The minimal plan for what is still outstanding.", {200: _json(out.SettlementSchema, "The plan.")}, ())},
+            "The minimal plan for what is still outstanding. A Tong-its night whose pot holds money (open, or "
+            "closed with `pot_at_end` `carry`) settles the pot as a party: lines `to` `\"pot\"` say who puts its "
+            "balance in (TONGITS.md §4.8; the players' nets sum to minus the pot).",
+            {200: _json(out.SettlementSchema, "The plan.")}, ())},
         "/sessions/{session_id}/close": {"post": _op(
             "Host only: no more hands or voids (closing twice changes nothing; 409 session_closed when a club "
             "night's body asks for the other carry_over than it was closed with).", {200: session}, (409,))},
-        "/sessions/{session_id}/summary.pdf": {"get": _op("The PDF session summary.", {200: pdf}, (503,))},
+        "/sessions/{session_id}/summary.pdf": {"get": _op(
+            "The PDF session summary (a Tong-its night's with its pot: a Pot column, antes in, takes out, the "
+            "close split or carried, and the players' nets plus the pot making zero; TONGITS.md §4.8–4.9).",
+            {200: pdf}, (503,))},
         "/sessions/{session_id}/statements/{seat}.pdf": {"get": _op(
             "One player's statement (seat 1..n in seat order; 404 seat_not_found for another seat).",
             {200: pdf}, (503,))},
@@ -142,7 +148,9 @@ def _paths() -> dict[str, dict[str, Any]]:
             "The night pack: the summary, then every player's statement, a bookmark per player.",
             {200: pdf}, (503,))},
         "/sessions/{session_id}/export.csv": {"get": _op(
-            "One table of the night as CSV (cells safe against formula injection).",
+            "One table of the night as CSV (cells safe against formula injection). A Tong-its night's `hands` "
+            "table has one more column after the players, `pot (minor units)` (the pot's net of each entry, "
+            "TONGITS.md §8.2), and its hands are described in Tong-its sentences.",
             {200: {"description": "The CSV table.", "content": {"text/csv": {
                 "schema": {"type": "string", "contentMediaType": "text/csv"}}}}},
             (422,), params=[{"in": "query", "schema": inp.ExportQuerySchema}])},

@@ -9,8 +9,7 @@ BEARER = [{"bearerAuth": []}]
 JSON = "application/json"
 
 ERROR_CODES = {
-    400: "`malformed_json`: the body is empty or not JSON; `invalid_game` (`POST /score`, `POST /sessions`): `game` names no game "
-         "(or, for a club night, a game other than `tonk`).",
+    400: "`malformed_json`: the body is empty or not JSON; `invalid_game` (`POST /score`, `POST /sessions`): `game` names no game.",
     401: "`unauthorized`: no bearer token was sent; `token_revoked`: the token was withdrawn (its phone removed, "
          "or the links renewed).",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",

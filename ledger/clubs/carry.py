@@ -31,9 +31,14 @@ from ledger.storage.models import AuditEvent, GameSession, utcnow
 from ledger.names import clean_name
 from ledger.money import format_plain
 from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
+from ledger.games import DEFAULT_GAME, Rules
 from ledger.games.tonk import HandError, RuleSet
 from ledger.settlement.plan import SettlementPlan, settle
 from ledger.night.timeline import seat_order
+
+#: a club keeps no pot between nights (TONGITS.md §4.9: ``pot_at_end`` ``split``, not ``carry``)
+POT_NOT_CARRIED = N_("A club night splits its pot among the players at the close: the club keeps no pot "
+                     "between nights, so the pot cannot be carried.")
 
 
 def club_night(db: Session, night: GameSession) -> ClubNight | None:
@@ -53,16 +58,24 @@ def seat_names(db: Session, club: Club, players: Sequence[str]) -> list[str]:
 
 def start_night(
     db: Session, club: Club, actor: ClubActor, *, name: str, currency: str | None, stake_minor: int,
-    rules: RuleSet, players: Sequence[str], first_dealer: str | None, timezone: str | None,
+    rules: RuleSet | Rules, players: Sequence[str], first_dealer: str | None, timezone: str | None,
+    game: str = DEFAULT_GAME,
 ) -> tuple[GameSession, str]:
     """Open a night inside ``club`` (see :func:`ledger.night.lifecycle.create_night`) and return it with
-    its host token. Members sit from the roster; new names join it. Raises
+    its host token. Members sit from the roster; new names join it. A club plays either game
+    (``game``: Tonk or Tong-its; money is money), but keeps no pot between nights: a Tong-its
+    night's pot is split among its players at the close (TONGITS.md §4.9), so rules whose
+    ``pot_at_end`` is ``carry`` are refused (422 ``invalid_ruleset`` naming
+    ``ruleset.toggles.pot_at_end``): what a night carries into the club is what its players
+    still owe each other, and a carried pot is owed by no one. Raises
     :class:`HandError` 422 ``invalid_entry`` naming ``currency`` when another currency than the
     club's is given, ``duplicate_player`` naming ``players[i]`` for a new name that looks like a
     member's (:func:`~ledger.clubs.roster.refuse_look_alike`), and whatever
     :func:`~ledger.night.lifecycle.create_night` raises;
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("start_night")
+    if getattr(rules, "pot_at_end", None) == "carry":
+        raise HandError("invalid_ruleset", POT_NOT_CARRIED, "ruleset.toggles.pot_at_end")
     if currency is not None and currency.upper() != club.currency:
         raise HandError("invalid_entry", N_("This club plays in {currency}; a club night cannot use {other}."),
                         "currency", currency=club.currency, other=currency.upper())
@@ -76,7 +89,7 @@ def start_night(
     dealer = seat_names(db, club, [first_dealer])[0] if first_dealer is not None else None
     night, token = ledger_night.create_night(
         db, name=name, currency=club.currency, stake_minor=stake_minor, rules=rules, players=seated,
-        first_dealer=dealer, timezone=timezone or club.timezone)
+        first_dealer=dealer, timezone=timezone or club.timezone, game=game)
     for _attempt in range(3):
         begin_write(db)
         db.add(ClubNight(session_id=night.id, club_id=club.id, host_role=actor.role))

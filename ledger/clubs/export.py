@@ -62,7 +62,8 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
         nights.append({
             "session": {
                 "id": night.id, "name": night.name, "currency": night.currency, "stake": night.stake_minor,
-                "ruleset": night.ruleset, "players": list(night.players), "roster": list(night.roster or []),
+                "ruleset": night.ruleset, "game": night.game or "tonk",
+                "players": list(night.players), "roster": list(night.roster or []),
                 "first_dealer": night.first_dealer, "status": night.status,
                 "last_hand_number": night.last_hand_number, "timezone": night.timezone,
                 "created_at": _at(night.created_at), "closed_at": _at(night.closed_at),
@@ -229,7 +230,7 @@ def _store_night(db: Session, club: Club, entry: Mapping[str, Any], results: lis
         id=secrets.token_urlsafe(9), name=s["name"], currency=club.currency, stake_minor=s["stake"],
         ruleset=dict(s["ruleset"]), players=list(s["players"]), roster=list(s["roster"]),
         first_dealer=s["first_dealer"], status=s["status"], last_hand_number=s["last_hand_number"],
-        timezone=s["timezone"], created_at=s["created_at"], closed_at=s["closed_at"])
+        timezone=s["timezone"], created_at=s["created_at"], closed_at=s["closed_at"], game=s["game"])
     db.add(night)
     db.flush()
     access.add_keys(db, night, access.table_secrets(night_token, night.id))

@@ -5,7 +5,8 @@ What happened is what the live API was told: the members, each night's seating, 
 rules, each hand's entry (every version, as entered), the payments, who sat as which member,
 and whether a closed night carried. From these :func:`replay` works out again, as the live
 API does, every hand's result under the night's rules (:func:`ledger.games.tonk.score_hand`, at
-the seating and stake the hand was played at), each night's last hand number, nets and what is
+the seating and stake the hand was played at; a Tong-its night's through its engine, each counted
+hand from the pot the counted hands before it left, :mod:`ledger.clubs.import_chain`), each night's last hand number, nets and what is
 still owed, what a carried night carried for each member, the current stake (from the night's
 history), and checks the payments (night and club) against the history that recorded them. It
 applies the live API's checks on the way: names (cleaned, distinct at a night and in the club),
@@ -41,6 +42,8 @@ from ledger.night.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.night.payments import MAX_EXACT_TOTAL
 from ledger.night.recording import Submission
+from ledger.clubs.import_chain import replay_chain
+from ledger.games import DEFAULT_GAME, Game, game as game_of
 from ledger.games.tonk import HandError, RuleSet, parse_hand, score_hand
 from ledger.sentences import N_
 from ledger.night.zones import is_known_zone
@@ -154,11 +157,12 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
                      currency=doc["club"]["currency"], other=session["currency"])
     if not is_known_zone(session["timezone"]):
         raise refuse(f"{at}.timezone", N_("The time zone must be an IANA name such as Europe/Paris."))
-    rules = RuleSet.from_snapshot(session["ruleset"])  # built already by import_checks
+    chosen = game_of(session["game"])  # a registered game: import_schema checked the name
+    rules = chosen.rules_from_snapshot(session["ruleset"])  # built already by import_checks
     same(session["ruleset"], rules.snapshot(), f"{at}.ruleset")
-    roster = _seating(session, rules, at)
+    roster = _seating(session, chosen, rules, at)
     _status(night, session, where)
-    results = _hands(night, session, rules, roster, where)
+    results = _hands(night, session, chosen, rules, roster, where)
     history = night["history"]
     for index, event in enumerate(history):
         problem = event_problem(event["action"], event["detail"])
@@ -166,14 +170,14 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
             raise refuse(f"{where}.history[{index}].{problem[0]}", problem[1])
     _stake(session, history, at)
     order = list(session["players"]) + [name for name in session["roster"] if name not in session["players"]]
-    owed = _nets(night, results, order)
+    owed = _nets(night, results, order, chosen.accounts)
     _payments(night, order, owed, where)
     seats = _seats(night, order, members, names_had, rosters, where)
     _carries(night, session, order, owed, seats, where)
     return results
 
 
-def _seating(session: Mapping[str, Any], rules: RuleSet, at: str) -> set[str]:
+def _seating(session: Mapping[str, Any], chosen: Game, rules: Any, at: str) -> set[str]:
     roster: dict[str, str] = {}
     for index, name in enumerate(session["roster"]):
         _clean_as_given(name, f"{at}.roster[{index}]", 80)
@@ -188,9 +192,10 @@ def _seating(session: Mapping[str, Any], rules: RuleSet, at: str) -> set[str]:
         seated.add(name_key(name))
         if name not in roster.values():
             raise refuse(f"{at}.players[{index}]", NOT_ROSTERED, "unknown_player", name=name)
-    if len(session["players"]) > rules.max_players:
+    most = rules.max_players if chosen.name == DEFAULT_GAME else chosen.seat_range(rules).stop - 1
+    if len(session["players"]) > most:
         raise refuse(f"{at}.players", N_("These rules seat at most {most} players; {count} given."),
-                     "too_many_players", most=rules.max_players, count=len(session["players"]))
+                     "too_many_players", most=most, count=len(session["players"]))
     if session["first_dealer"] not in roster.values():
         raise refuse(f"{at}.first_dealer", N_("The first dealer {name} is not seated."), "unknown_player",
                      name=session["first_dealer"])
@@ -213,7 +218,7 @@ def _status(night: Mapping[str, Any], session: Mapping[str, Any], where: str) ->
             raise mismatch(f"{where}.carried", night["carried"], None)
 
 
-def _hands(night: Mapping[str, Any], session: Mapping[str, Any], rules: RuleSet, roster: set[str],
+def _hands(night: Mapping[str, Any], session: Mapping[str, Any], chosen: Game, rules: Any, roster: set[str],
            where: str) -> list[dict[str, Any]]:
     hands = night["hands"]
     versions: dict[int, dict[int, int]] = {}  # number → version → index in hands
@@ -245,11 +250,15 @@ def _hands(night: Mapping[str, Any], session: Mapping[str, Any], rules: RuleSet,
             status = hands[index]["status"]
             if (status == "superseded") != (version < latest):
                 raise refuse(f"{where}.hands[{index}].status", LATEST_ONLY, number=number)
+    if chosen.name != DEFAULT_GAME:  # scored from the state the hands before left (TONGITS.md §4.8)
+        for index, hand in enumerate(hands):
+            _seated(hand, roster, f"{where}.hands[{index}]")
+        return replay_chain(chosen, rules, hands, where)
     return [_hand(hand, rules, roster, f"{where}.hands[{index}]") for index, hand in enumerate(hands)]
 
 
-def _hand(hand: Mapping[str, Any], rules: RuleSet, roster: set[str], at: str) -> dict[str, Any]:
-    """The replayed result of one hand version (JSON-ready), checked against the document's."""
+def _seated(hand: Mapping[str, Any], roster: set[str], at: str) -> None:
+    """A hand version's own checks: when it was voided, its players on the roster, its dealer seated."""
     if hand["status"] != "superseded":  # a superseded version keeps when it was voided, if it was
         _voided_at(hand, at)
     for index, name in enumerate(hand["players"]):
@@ -260,6 +269,11 @@ def _hand(hand: Mapping[str, Any], rules: RuleSet, roster: set[str], at: str) ->
     if hand["dealer"] not in hand["players"]:
         raise refuse(f"{at}.dealer", N_("The dealer {name} was not seated at hand {number}."), "unknown_player",
                      name=hand["dealer"], number=hand["number"])
+
+
+def _hand(hand: Mapping[str, Any], rules: RuleSet, roster: set[str], at: str) -> dict[str, Any]:
+    """The replayed result of one Tonk hand version (JSON-ready), checked against the document's."""
+    _seated(hand, roster, at)
     entry = hand["entry"]
     submission = Submission(outcome=entry["outcome"], hands=entry["hands"], side_bets=entry.get("side_bets"))
     try:
@@ -289,13 +303,16 @@ def _stake(session: Mapping[str, Any], history: Sequence[Mapping[str, Any]], at:
         same(session["stake"], stakes[-1], f"{at}.stake")
 
 
-def _nets(night: Mapping[str, Any], results: Sequence[Mapping[str, Any]], order: Sequence[str]) -> dict[str, int]:
-    """What each name won or lost over the counted hands (replayed), ``order``'s names."""
+def _nets(night: Mapping[str, Any], results: Sequence[Mapping[str, Any]], order: Sequence[str],
+          accounts: Sequence[str] = ()) -> dict[str, int]:
+    """What each name won or lost over the counted hands (replayed), ``order``'s names (the
+    game's ``accounts``, Tong-its' pot, are no one's: TONGITS.md §8.2)."""
     net = dict.fromkeys(order, 0)
     for hand, result in zip(night["hands"], results):
         if hand["status"] == "counted":
             for name, amount in result["net"].items():
-                net[name] = net.get(name, 0) + amount
+                if name not in accounts:
+                    net[name] = net.get(name, 0) + amount
     return net
 
 

@@ -20,7 +20,9 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY
 from ledger.night.payments import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR
+from ledger.games import DEFAULT_GAME, GAMES
 from ledger.games.tonk.entry import OUTCOME_KINDS
+from ledger.games.tongits.entry import KINDS as TONGITS_KINDS
 from ledger.games.tonk.validation import MAX_STAKE_MINOR
 
 FORMAT = "tonk-ledger-club"
@@ -85,6 +87,8 @@ class ImportSessionSchema(_Part):
     stake = _whole(1, MAX_STAKE_MINOR, required=True, metadata={"description": "The stake of the next hand, "
                                                                               "minor units."})
     ruleset = fields.Dict(required=True, metadata={"description": "The night's frozen rule set, as stored."})
+    game = fields.String(load_default=DEFAULT_GAME, validate=validate.OneOf(tuple(GAMES)), metadata={
+        "description": "The game played: tonk or tongits (absent in older exports: tonk)."})
     players = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     roster = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     first_dealer = _text(80, required=True)
@@ -121,7 +125,7 @@ class ImportHandSchema(_Part):
     dealer = _text(80, required=True)
     players = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     stake = _whole(1, MAX_STAKE_MINOR, required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(OUTCOME_KINDS))
+    kind = fields.String(required=True, validate=validate.OneOf(OUTCOME_KINDS + TONGITS_KINDS))
     entry = fields.Nested(ImportEntrySchema, required=True)
     result = fields.Dict(required=True, metadata={"description": "The engine's result; must be what re-scoring "
                                                                  "the entry gives."})

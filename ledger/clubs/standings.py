@@ -5,7 +5,9 @@ settled in cash; a night closed to carry counts only while carried (not while it
 owner's say, nor after the owner undid its carry: issue 20 item 5). A period keeps the nights whose start falls on ``date_from``..``date_to``
 (inclusive, read in the club's time zone), then the last ``last`` of them. Per member:
 nights played, hands played (counted hands they were dealt into; redeals are not played), net
-(the sum of their finals: each night's running net over its counted hands, before payments),
+(the sum of their finals: each night's running net over its counted hands, before payments; a
+Tong-its night's finals include the split of its pot at the close, an entry that is not a hand
+played: TONGITS.md §4.9),
 hands won by kind, times caught, best and worst night, average per night (rounded toward zero),
 and the cumulative net after each counted night (the chart). Money is int minor units.
 """
@@ -19,12 +21,15 @@ from zoneinfo import ZoneInfo
 from sqlmodel import Session
 
 from ledger.night import lifecycle as ledger_night
+from ledger.night.figures import NOT_A_HAND
 from ledger.clubs.carry import carried_of, nights_of, seat_members
 from ledger.storage.club_models import Club, ClubMember
 from ledger.clubs.roster import members_of
 from ledger.storage.models import GameSession
 
-WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double")
+#: the kinds of hands won, Tonk's then Tong-its' (a club plays either game: TONGITS.md §4.1–4.4)
+WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double",
+             "tongits", "draw", "stock_out")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +168,7 @@ def standings(db: Session, club: Club, period: Period = Period()) -> Standings:
         for hand in ledger_night.hands_of(db, night):
             if hand.status != "counted":
                 continue
-            if not hand.redeal:
+            if not hand.redeal and hand.kind not in NOT_A_HAND:
                 for name in hand.players:
                     if name in hands_played:
                         hands_played[name] += 1

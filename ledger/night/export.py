@@ -10,6 +10,11 @@ units)``...): spreadsheets' formulas, scripts and the tests read columns by thes
 header that changed with the phone's language would break them. What a person reads in the
 cells follows the reader's language: the ``description`` of each hand is the engine's sentence
 put into words in the request's language. Codes (``status``, ``outcome``, ``action``) stay codes.
+
+A night of a game with accounts (Tong-its' pot, TONGITS.md §4.8) has one more column in
+``hands``, after the players: ``pot (minor units)``, the pot's net of each entry (antes in less a
+take or a split out); its transfers to and from ``pot`` are rows of ``transfers``; the JSON
+document's session says its ``game`` and ``pot``, and its hands their ``kind`` and ``pot``.
 """
 from __future__ import annotations
 
@@ -23,7 +28,8 @@ from sqlmodel import Session
 from ledger.night import lifecycle as ledger_night
 from ledger.storage.models import GameSession
 from ledger.money import format_plain
-from ledger.games.tonk.describe import describe_hand
+from ledger.games import game as game_of
+from ledger.night.reads import describe_stored
 from ledger.night.timeline import seat_order
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -56,12 +62,13 @@ def export_csv(db: Session, night: GameSession, table: str) -> str:
     hands = ledger_night.hands_of(db, night, all_versions=True)
     if table == "hands":
         players = seat_order(night)  # everyone who ever sat; a hand's absent players show 0
+        accounts = list(game_of(night.game or None).accounts)  # Tong-its: the pot's net, last (TONGITS.md §8.2)
         return _csv(
             ["hand", "version", "status", "dealer", "outcome", "description", "recorded_at"]
-            + [f"{p} (minor units)" for p in players],
+            + [f"{p} (minor units)" for p in players + accounts],
             (
-                [h.number, h.version, h.status, h.dealer, h.kind, describe_hand(h.entry.get("outcome", {}), h.result),
-                 h.created_at.isoformat()] + [int(h.result.get("net", {}).get(p, 0)) for p in players]
+                [h.number, h.version, h.status, h.dealer, h.kind, describe_stored(h.entry.get("outcome", {}), h.result),
+                 h.created_at.isoformat()] + [int(h.result.get("net", {}).get(p, 0)) for p in players + accounts]
                 for h in hands
             ),
         )

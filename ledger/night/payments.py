@@ -20,6 +20,7 @@ from ledger.night.audit import audit
 from ledger.storage.club_models import Club, ClubNight
 from ledger.storage.db import begin_write
 from ledger.errors import NightError
+from ledger.games import game as game_of
 from ledger.i18n import N_
 from ledger.night.idempotency import check_idempotency_key, replay
 from ledger.storage.models import GameSession, Hand, HandTransfer, Payment, utcnow
@@ -192,9 +193,22 @@ def payment_json(payment: Payment) -> dict[str, Any]:
 
 def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
     """The fewest transfers that clear what is still owed (balances less payments made),
-    keeping the earlier suggestions while payments follow them."""
+    keeping the earlier suggestions while payments follow them. A night whose game keeps a pot
+    (TONGITS.md §4.8) with money in it settles the pot as a party: the players' nets sum to
+    minus the pot's balance, and the plan's lines to ``"pot"`` say who puts it in (the
+    pot's cash, kept for the rest of the night or carried to the group's next one)."""
     payments = [Transfer(p.payer, p.payee, p.amount_minor) for p in payments_of(db, night) if p.status == "counted"]
-    return settle_after_payments(figures.balances(db, night), payments)
+    return settle_after_payments(owed_balances(db, night), payments)
+
+
+def owed_balances(db: Session, night: GameSession) -> dict[str, int]:
+    """What the settle-up plan clears: each player's kept net (seat order) and, for a game with
+    accounts, each account that holds money (Tong-its' ``"pot"``, TONGITS.md §4.8–4.9); the
+    values sum to zero. Minor units."""
+    owed = figures.balances(db, night)
+    if game_of(night.game or None).accounts:
+        owed |= {name: amount for name, amount in figures.kept_accounts(db, night).items() if amount}
+    return owed
 
 
 def explained_settlement(db: Session, night: GameSession) -> tuple[SettlementPlan, tuple[tuple[Loss, ...], ...]]:
@@ -208,7 +222,7 @@ def explained_settlement(db: Session, night: GameSession) -> tuple[SettlementPla
     committed between them makes them disagree, both are read again."""
     for attempt in range(3):
         counted = [p for p in payments_of(db, night) if p.status == "counted"]
-        plan = settle_after_payments(figures.balances(db, night),
+        plan = settle_after_payments(owed_balances(db, night),
                                      [Transfer(p.payer, p.payee, p.amount_minor) for p in counted])
         try:
             return plan, explain(plan.transfers, _events(db, night, counted))

@@ -206,6 +206,10 @@ def report_source(db: Session, night: GameSession) -> ReportSource:
         stakes=tuple((c.from_hand, c.stake_minor) for c in figures.stake_changes(db, night)),
         left={name: hand for name, hand in last.items() if name not in night.players},
         carried_into=club.name if club is not None else "",
+        game=night.game or "tonk",
+        accounts=figures.kept_accounts(db, night),
+        state=figures.kept_state(db, night),
+        status=night.status,
     )
 
 
@@ -294,6 +298,12 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "created_at": hand.created_at.isoformat(),
         "voided_at": hand.voided_at.isoformat() if hand.voided_at else None,
     } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {})
+
+
+def describe_stored(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
+    """A stored hand in one sentence (:class:`~ledger.sentences.Sentence`) by the game that
+    scored it: Tong-its' for a TONGITS.md §8.2 result (it has a ``pot``), else Tonk's."""
+    return _describer(result)(outcome, result)
 
 
 def _describer(result: Mapping[str, Any]) -> Any:

@@ -32,6 +32,41 @@ class HandLine:
     amounts_minor: dict[str, int]
     redeal: bool = False
     voided: bool = False
+    #: the pot's net for the hand (TONGITS.md §8.2 ``net["pot"]``: antes in less a take or a split
+    #: out), ``None`` for a game without a pot (Tonk)
+    pot_minor: int | None = None
+    #: an entry of the ledger's that is not a hand played (TONGITS.md §4.9 ``close_pot``): it
+    #: moves money and is listed, but is not counted among the night's hands
+    not_a_hand: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PotReport:
+    """The night's pot, for a game that keeps one (TONGITS.md §4.8–4.9). Minor units.
+
+    ``balance_minor`` is the pot account's balance now (after a close that split it, 0; after a
+    carry, what is carried); ``antes_minor`` the antes paid in over the counted hands,
+    ``taken_minor`` what winners took out in ``takes`` takes, ``taken_by`` each taker's
+    ``(count, amount)``; ``closed`` the rule the end-of-night close followed (``"split"``,
+    ``"carry"``) or ``None`` while no such close counts, ``closed_minor`` the balance it closed,
+    ``close_shares`` what each player received from that split; ``seat_change_shares`` what
+    each player received from splits at seat changes; ``holder`` and ``streak`` the state the
+    next hand is scored from (holder ``None`` and streak 0 after a close); ``night_closed``
+    whether the night has closed (an empty pot closes with no entry).
+    Identity: the players' nets plus ``balance_minor`` sum to zero."""
+
+    balance_minor: int
+    antes_minor: int = 0
+    taken_minor: int = 0
+    takes: int = 0
+    taken_by: dict[str, tuple[int, int]] = field(default_factory=dict)
+    closed: str | None = None
+    closed_minor: int = 0
+    close_shares: dict[str, int] = field(default_factory=dict)
+    seat_change_shares: dict[str, int] = field(default_factory=dict)
+    holder: str | None = None
+    streak: int = 0
+    night_closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +104,11 @@ class SessionReport:
     left the table, with their last hand (their balance is "as of hand N"; None if they
     played none). ``players`` lists the seated first, then those who left."""
     carried_into: str = ""
+    #: the game's title and its preset's, in the render's language ("" = Tonk's, from ``preset``)
+    game_title: str = ""
+    preset_title: str = ""
+    #: the night's pot (a game that keeps one: Tong-its), else ``None``
+    pot: PotReport | None = None
 
 
 # -- figures derived from a report -------------------------------------------------------------
@@ -166,8 +206,14 @@ class PlayerStatement:
 
 
 def counted_hands(report: SessionReport) -> list[HandLine]:
-    """The hands that count (not voided), in the report's order."""
+    """The hands that count (not voided), in the report's order (entries that are not hands,
+    such as a closed pot, included: they move money)."""
     return [h for h in report.hands if not h.voided]
+
+
+def hands_played(hands: list[HandLine] | tuple[HandLine, ...]) -> int:
+    """How many of ``hands`` are hands played (entries that are not hands left out)."""
+    return sum(1 for h in hands if not h.not_a_hand)
 
 
 def running_minor(report: SessionReport) -> dict[str, list[tuple[int, int]]]:

@@ -24,6 +24,7 @@ from ledger.statements.look import (
     frame_width, hex_of, para, plain_fits, styles, text, when,
 )
 from ledger.statements import words
+from ledger.statements.pot import statement_pot
 from ledger.statements.words import why_sentence
 
 PAGE = A4
@@ -44,7 +45,8 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
         Spacer(1, 3 * mm),
         _facts(report, statement, st, money, locale, width),
     ]
-    out += _settle(statement, st, money)
+    out += _settle(statement, st, money, report.pot is not None)
+    out += statement_pot(report, player, st, money)
     if any(not h.voided for h in statement.hands):
         out.append(CondPageBreak(75 * mm))
         out.append(text(_("Your running balance"), st.h2))
@@ -90,7 +92,8 @@ def _facts(report: SessionReport, statement: PlayerStatement, st, money: Money, 
     return table
 
 
-def _settle(statement: PlayerStatement, st, money: Money) -> list[Flowable]:  # type: ignore[no-untyped-def]
+def _settle(statement: PlayerStatement, st, money: Money,  # type: ignore[no-untyped-def]
+            report_has_pot: bool = False) -> list[Flowable]:
     line_style = ParagraphStyle("line", st.body, leftIndent=12, spaceAfter=0.5)
     why_style = ParagraphStyle("why", st.small, leftIndent=12, spaceAfter=3)
     me = statement.player
@@ -114,7 +117,10 @@ def _settle(statement: PlayerStatement, st, money: Money) -> list[Flowable]:  # 
         out.append(para(markup(summary), st.body))
         return out
     for line in statement.owes:
-        sentence = _(words.YOU_PAY, payee=line.payee, amount=money(line.amount_minor))
+        if report_has_pot and line.payee == "pot":  # the pot's cash (TONGITS.md §4.8)
+            sentence = _(words.YOU_PAY_POT, amount=money(line.amount_minor))
+        else:
+            sentence = _(words.YOU_PAY, payee=line.payee, amount=money(line.amount_minor))
         out.append(para(f"<b>{markup(sentence)}</b>", line_style, bulletText="\u2022"))
         out.append(para(markup(why_sentence(line, money, me)), why_style))
     for line in statement.owed:

@@ -33,7 +33,10 @@ TABLE_SIZE = 8.5
 WIN_WORDS = {"deal_tonk": N_("tonk on the deal {count}"), "tonk_out": N_("tonk out {count}"),
              "discard_out": N_("out by discard {count}"), "knock": N_("knock won {count}"),
              "catch": N_("caught a knock {count}"), "dry_stock": N_("dry stock {count}"),
-             "double_double": N_("double-double {count}")}
+             "double_double": N_("double-double {count}"),
+             # Tong-its (TONGITS.md §4.1–4.4), in the table's words
+             "tongits": N_("tong-its {count}"), "draw": N_("draw (laban) won {count}"),
+             "stock_out": N_("stock out won {count}")}
 
 
 def period_text(report: SeasonReport, locale: str = "en_US") -> str:

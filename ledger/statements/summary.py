@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from ledger.i18n import N_, _, ngettext, pgettext
-from ledger.night.report import HandLine, SessionReport, plan_lines, running_minor
+from ledger.night.report import HandLine, SessionReport, hands_played, plan_lines, running_minor
 from ledger.games.tonk import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width
@@ -32,7 +32,8 @@ from ledger.statements.look import (
     frame_width, hex_of, para, plain_fits, short, styles, text, when,
 )
 from ledger.statements.marked import bold, sentence
-from ledger.statements.words import PAID, PAYS, seat_name, stake_text, why_sentence
+from ledger.statements.pot import POT_COLUMN, pot_story
+from ledger.statements.words import PAID, PAYS, PAYS_POT, seat_name, stake_text, why_sentence
 
 PORTRAIT_MAX_PLAYERS = 5
 
@@ -53,6 +54,7 @@ def summary_story(report: SessionReport, counted: list[HandLine], locale: str) -
     story: list[Flowable] = []
     story += _header(report, st, money, locale, width)
     story += _results(report, st, money, width)
+    story += pot_story(report, st, money)
     story.append(CondPageBreak(90 * mm))
     story.append(text(_("Running balance"), st.h2))
     if counted and report.players:
@@ -75,9 +77,9 @@ def summary_story(report: SessionReport, counted: list[HandLine], locale: str) -
 def _header(
     report: SessionReport, st: Styles, money: Money, locale: str, width: float
 ) -> list[Flowable]:
-    voided = sum(1 for h in report.hands if h.voided)
+    voided = sum(1 for h in report.hands if h.voided and not h.not_a_hand)
     redeals = sum(1 for h in report.hands if h.redeal and not h.voided)
-    tally = [ngettext("{count} hand", "{count} hands", len(report.hands))]
+    tally = [ngettext("{count} hand", "{count} hands", hands_played(report.hands))]
     if voided:
         tally.append(ngettext("{count} void", "{count} void", voided))
     if redeals:
@@ -87,12 +89,16 @@ def _header(
         f'<font color="{hex_of(MUTED)}">{i}.</font>\u00a0{markup(seat_name(report, p))}'
         for i, p in enumerate(report.players, 1)
     )
-    preset = _(str(PRESETS[report.preset].title)) if report.preset in PRESETS else report.preset
+    if report.preset_title:  # a game other than Tonk names its own preset
+        preset = report.preset_title
+    else:
+        preset = _(str(PRESETS[report.preset].title)) if report.preset in PRESETS else report.preset
     rows = [
         (_("Date"), markup(when(report.created_at, locale, report.timezone))),
         (_("Players"), seats or "\u2014"),
         (_("Stake"), markup(stake_text(report, money))),
         (_("Currency"), markup(report.currency)),
+        *([(_("Game"), markup(report.game_title))] if report.game_title else []),
         (_("Rules preset"), markup(preset)),
         (_("Hands"), markup(", ".join(tally))),  # counts of one night, listed as figures are
     ]
@@ -195,8 +201,11 @@ def _results(
         pay = ParagraphStyle("pay", st.body, leftIndent=12, spaceAfter=0.5)
         why = ParagraphStyle("why", st.small, leftIndent=12, spaceAfter=3)
         for line in plan_lines(report):
-            plan.append(para(sentence(PAYS, payer=bold(line.payer), payee=bold(line.payee),
-                                      amount=money(line.amount_minor)), pay, bulletText="\u2022"))
+            if report.pot is not None and line.payee == "pot":  # the pot's cash (TONGITS.md §4.8)
+                said = sentence(PAYS_POT, payer=bold(line.payer), amount=money(line.amount_minor))
+            else:
+                said = sentence(PAYS, payer=bold(line.payer), payee=bold(line.payee), amount=money(line.amount_minor))
+            plan.append(para(said, pay, bulletText="\u2022"))
             plan.append(para(markup(why_sentence(line, money)), why))
         plan.append(Spacer(1, 2))
         plan.append(text(label, st.small))
@@ -265,7 +274,20 @@ def _hand_table(
     report: SessionReport, counted: Sequence[HandLine], money: Money, width: float, size: float
 ) -> Table:
     st = styles(size)
-    players = report.players
+    players: tuple[str, ...] = report.players
+    if report.pot is not None:  # the pot's net for each hand, after the players (TONGITS.md §8.2)
+        players = (*players, POT_COLUMN)
+
+    def amount_of(hand: HandLine, p: str) -> int:
+        return (hand.pot_minor or 0) if p == POT_COLUMN else hand.amounts_minor.get(p, 0)
+
+    def total_of(p: str) -> int:
+        if p == POT_COLUMN:
+            return sum(h.pot_minor or 0 for h in counted)
+        return report.net_minor[p]
+
+    def head_of(p: str) -> str:
+        return _("Pot") if p == POT_COLUMN else short(p)
 
     # Column widths, HTML-table style: every column gets at least its longest word (names
     # wrap between words, not inside them) and shares the slack by how much more it could use.
@@ -297,11 +319,11 @@ def _hand_table(
     ]
     outcome = 1
     for p in players:
-        figures = [money(h.amounts_minor.get(p, 0)) for h in report.hands] + [
-            money(report.net_minor[p])
+        figures = [money(amount_of(h, p)) for h in report.hands] + [
+            money(total_of(p))
         ]
         figure_w = max(text_width(f, size, bold=True) for f in set(figures)) + pad
-        word, _full = natural([short(p)], BOLD)
+        word, _full = natural([head_of(p)], BOLD)
         name_w = max(figure_w, min(word, 22 * mm))
         columns.append((figure_w, name_w, max(name_w, figure_w + pad)))
     room = width - num_w
@@ -326,7 +348,7 @@ def _hand_table(
         Heading(heads[1], st.head),
         Heading(heads[2], st.head),
         Heading(heads[3], st.head),
-    ] + [Heading(short(p), st.head_right) for p in players]
+    ] + [Heading(head_of(p), st.head_right) for p in players]
     rows: list[list[object]] = [header]
     commands: list[tuple] = [
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_BG),
@@ -341,7 +363,7 @@ def _hand_table(
     ]
     commands += [("FONT", (0, 1), (-1, -1), BODY, size), ("TEXTCOLOR", (0, 1), (-1, -1), INK),
                  ("ALIGN", (0, 1), (0, -1), "RIGHT"), ("ALIGN", (4, 1), (-1, -1), "RIGHT")]
-    samples = [money(h.amounts_minor.get(p, 0)) for h in report.hands[:20] for p in players]
+    samples = [money(amount_of(h, p)) for h in report.hands[:20] for p in players]
     plain = all(plain_fits(s, BODY, size, 10**6) for s in samples)
     void_ink = hex_of(VOID_INK)
     tag = f'<font size="{size - 1.2:.1f}" color="{{c}}"><b>{{t}}</b></font>'
@@ -376,7 +398,7 @@ def _hand_table(
                     else para(outcome, st.cell),
                     winners if plain_fits(winners, BODY, size, col_widths[3] - 8) else text(winners, st.cell),
                 ]
-                + [_amount(money, hand.amounts_minor.get(p, 0), plain, st, commands, r, 4 + i)
+                + [_amount(money, amount_of(hand, p), plain, st, commands, r, 4 + i)
                    for i, p in enumerate(players)]
             )
             continue
@@ -389,7 +411,7 @@ def _hand_table(
             ]
             + [
                 para(
-                    money.cell(hand.amounts_minor.get(p, 0), voided=hand.voided), st.cell_right
+                    money.cell(amount_of(hand, p), voided=hand.voided), st.cell_right
                 )
                 for p in players
             ]
@@ -399,11 +421,11 @@ def _hand_table(
         [
             "",
             para("<b>{}</b>".format(markup(ngettext("Net over {count} counted hand", "Net over {count} counted hands",
-                                                    len(counted)))), st.cell),
+                                                    hands_played(counted)))), st.cell),
             "",
             "",
         ]
-        + [para(money.cell(report.net_minor[p], bold=True), bold) for p in players]
+        + [para(money.cell(total_of(p), bold=True), bold) for p in players]
     )
     commands += [
         ("SPAN", (1, -1), (3, -1)),

@@ -15,7 +15,8 @@ def check(report: SessionReport) -> list[HandLine]:
 
     Raises ``ValueError``: duplicate player names, a money value that is not an ``int``, a
     hand amount for an unseated player, ``net_minor`` not matching the counted hands, or
-    payments plus settlement that do not clear ``net_minor``.
+    payments plus settlement that do not clear ``net_minor`` (with a pot, TONGITS.md §4.8: the
+    players' nets plus the pot's balance, and each hand's pot net summing to that balance).
     """
     players = report.players
     if len(set(players)) != len(players):
@@ -47,6 +48,15 @@ def check(report: SessionReport) -> list[HandLine]:
             )
 
     left = dict(report.net_minor)
+    parties = set(seated)
+    if report.pot is not None:
+        pot = _require_int(report.pot.balance_minor, "pot balance")
+        if sum(h.pot_minor or 0 for h in counted) != pot:
+            raise ValueError(f"the pot's balance {pot} disagrees with the counted hands")
+        if sum(report.net_minor.values()) + pot != 0:
+            raise ValueError("the players' nets and the pot do not sum to zero")
+        left["pot"] = pot
+        parties.add("pot")
     for payment in report.payments:
         if payment.payer not in seated or payment.payee not in seated:
             raise ValueError(f"payment names an unseated player: {payment!r}")
@@ -54,7 +64,7 @@ def check(report: SessionReport) -> list[HandLine]:
         left[payment.payer] += payment.amount_minor
         left[payment.payee] -= payment.amount_minor
     for transfer in report.settlement:
-        if transfer.payer not in seated or transfer.payee not in seated:
+        if transfer.payer not in parties or transfer.payee not in parties:
             raise ValueError(f"settlement names an unseated player: {transfer!r}")
         _require_int(transfer.amount_minor, "transfer amount")
         left[transfer.payer] += transfer.amount_minor

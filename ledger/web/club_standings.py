@@ -28,6 +28,9 @@ from ledger.web.club_pages import club_authorised
 WIN_LABELS = (("deal_tonk", N_("Tonk on the deal")), ("tonk_out", N_("Tonk out")), ("discard_out", N_("Out by discard")),
               ("knock", N_("Knock won")), ("catch", N_("Caught a knock")), ("dry_stock", N_("Dry stock")),
               ("double_double", N_("Double-double")))
+# Tong-its' kinds (TONGITS.md §4.1–4.4), shown when the period holds a Tong-its win: a club of
+# Tonk nights keeps the columns it had
+TONGITS_WIN_LABELS = (("tongits", N_("Tong-its")), ("draw", N_("Draw (laban) won")), ("stock_out", N_("Stock out won")))
 MODES = ("all", "dates", "last")
 MOST_NIGHTS = 10**6
 
@@ -72,6 +75,13 @@ def period_query(period: Period) -> dict[str, str]:
     return query
 
 
+def win_labels(body: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The standings' win columns: Tonk's, and Tong-its' when a member of ``body`` (the
+    standings' JSON) won a Tong-its hand in the period."""
+    tongits = any(line["wins"].get(key) for line in body["members"] for key, _label in TONGITS_WIN_LABELS)
+    return WIN_LABELS + TONGITS_WIN_LABELS if tongits else WIN_LABELS
+
+
 @bp.get("/c/<club_id>/standings")
 def club_standings_page(club_id: str) -> Any:
     """Standings, chart and PDF links for the chosen period (any club role)."""
@@ -81,7 +91,7 @@ def club_standings_page(club_id: str) -> Any:
     body = table.to_json()
     charts = panels([(s.name, s.member_id, table.cumulative(s)) for s in table.members if s.lines])
     page = render_template("club_standings.html", club=club, actor=actor, table=body, period=period, typed=typed,
-                           errors=errors, kinds=WIN_LABELS, charts=charts, query=period_query(period))
+                           errors=errors, kinds=win_labels(body), charts=charts, query=period_query(period))
     return page, (422 if errors else 200)
 
 

@@ -1,0 +1,168 @@
+"""Tong-its nights in the statements (issue 21 item 5): the night summary, each player's
+statement and the night pack of the shared night (TONGITS.md §8.4, ``nights/night-01.json``),
+read back as text (pypdf). Hands read as Tong-its sentences (the table's words), the pot has
+its own lines (antes in, takes out, the close: split or carried, §4.8–4.9), the players' nets plus
+the pot make zero and say so, and a player's statement shows what they took from the pot and
+their share of its split. Real database (SQLite file, or PostgreSQL with ``LEDGER_TEST_DATABASE_URL``)."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from pypdf import PdfReader
+
+from ledger.money import format_minor
+from tests.test_tongits_ledger import open_tongits, record, tongits_night
+
+
+def pdftotext(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def flat(text: str) -> str:
+    return " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2019", "'").split())
+
+
+def php(amount: int) -> str:
+    return format_minor(amount, "PHP")
+
+
+def signed(amount: int) -> str:
+    return ("+" if amount > 0 else "") + php(amount)
+
+
+def played(client: Any, *, close: bool = True, **changes: Any) -> dict[str, Any]:
+    data = tongits_night()
+    night = open_tongits(client, **changes)
+    for hand in data["hands"]:
+        record(client, night, hand)
+    if close:
+        assert client.post(f"/api/v1/sessions/{night['id']}/close", headers=night["headers"]).status_code == 200
+    return night
+
+
+def pdf(client: Any, night: dict[str, Any], path: str, lang: str = "en") -> str:
+    response = client.get(f"/api/v1/sessions/{night['id']}/{path}?lang={lang}", headers=night["headers"])
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    assert response.mimetype == "application/pdf"
+    return flat(pdftotext(response.data))
+
+
+def totals(data: dict[str, Any]) -> dict[str, Any]:
+    hands = [h["expected"]["pot"] for h in data["hands"]]
+    taken: dict[str, list[int]] = {}
+    for pot in hands:
+        if pot["taken_by"] is not None:
+            taken.setdefault(pot["taken_by"], []).append(pot["taken"])
+    return {"antes": sum(p["antes"] for p in hands), "taken": sum(p["taken"] for p in hands),
+            "takes": sum(1 for p in hands if p["taken_by"] is not None), "by": taken}
+
+
+def test_the_summary_of_the_shared_night_reads_as_tongits_with_its_pot(client: Any) -> None:
+    data = tongits_night()
+    night = played(client)
+    text = pdf(client, night, "summary.pdf")
+    figures = totals(data)
+    assert figures["takes"] == data["expected"]["pot_takes"]
+    # the game and its preset, not Tonk's
+    assert "Tong-its" in text and "Classic chips" in text
+    # hands in Tong-its sentences
+    assert "Ligaya went out: tong-its" in text  # hand 3
+    assert "Dodong called a draw (laban) and nobody fought" in text  # hand 2
+    assert "Dodong took the pot" in text
+    assert "Misdeal: redeal, nobody pays" in text
+    # the pot's own lines, with the night's figures
+    assert f"The antes paid {php(figures['antes'])} into the pot." in text
+    assert f"Winners took {php(figures['taken'])} out of the pot in {figures['takes']} takes." in text
+    close = data["expected"]["close"]
+    assert f"At the close the pot held {php(close['pot']['balance_before'])} and was split among the players." in text
+    for share in close["transfers"]:
+        assert f"{share['to']} received {php(share['amount'])} from the pot" in text
+    assert "The pot was split among the players" in text  # the close's own row in the hand table
+    # nets after the close, and players + pot = 0 said in figures
+    for player, amount in data["expected"]["net_after_close"].items():
+        assert signed(amount) in text, player
+    assert f"The players' nets add up to {php(0)} and the pot holds {php(0)}: together, zero." in text
+
+
+def test_a_carried_pot_is_said_and_the_nets_do_not_settle_it(client: Any) -> None:
+    data = tongits_night()
+    night = played(client, ruleset={"preset": "classic", "toggles": {"pot_at_end": "carry"}})
+    text = pdf(client, night, "summary.pdf")
+    pot = data["expected"]["pot_balance"]
+    assert (f"At the close the pot held {php(pot)}; it is carried to the group's next night, and the players' "
+            "nets do not settle it.") in text
+    assert f"The players' nets add up to {php(-pot)} and the pot holds {php(pot)}: together, zero." in text
+    for player, amount in data["expected"]["net"].items():
+        assert signed(amount) in text, player
+    assert "received" not in text.split("Running balance")[0].split("Pot")[-1]  # no shares paid out
+
+
+def test_an_open_night_says_who_holds_the_pot(client: Any) -> None:
+    data = tongits_night()
+    night = played(client, close=False)
+    text = pdf(client, night, "summary.pdf")
+    last = data["hands"][-1]["expected"]["pot"]
+    assert f"The pot holds {php(last['balance_after'])} while the night is open." in text
+    if last["holder"] is not None:
+        assert f"{last['holder']} has won {last['streak']} hand" in text
+
+
+def test_each_players_statement_shows_pot_takes_and_split_share(client: Any) -> None:
+    data = tongits_night()
+    night = played(client)
+    figures = totals(data)
+    shares = {t["to"]: t["amount"] for t in data["expected"]["close"]["transfers"]}
+    for seat, player in enumerate(data["players"], start=1):
+        text = pdf(client, night, f"statements/{seat}.pdf")
+        assert player in text and "Player statement" in text
+        takes = figures["by"].get(player, [])
+        if takes:
+            times = "time" if len(takes) == 1 else "times"
+            assert f"You took the pot {len(takes)} {times}, {php(sum(takes))} in all." in text, player
+        else:
+            assert "You took the pot" not in text
+        assert f"You received {php(shares[player])} from the pot when it was split at the close." in text
+        assert signed(data["expected"]["net_after_close"][player]) in text
+
+
+def test_the_night_pack_holds_the_pot_and_every_statement(client: Any) -> None:
+    data = tongits_night()
+    night = played(client)
+    text = pdf(client, night, "statements.pdf")
+    assert "At the close the pot held" in text
+    assert text.count("Player statement") == len(data["players"])
+    assert text.count("from the pot when it was split at the close.") == len(data["players"])
+
+
+def test_the_filipino_summary_speaks_the_tables_words(client: Any) -> None:
+    night = played(client)
+    text = pdf(client, night, "summary.pdf", lang="fil").lower()
+    assert "tong-its" in text and "laban" in text and "pot" in text
+    assert "at the close the pot held" not in text
+
+
+def test_the_settle_up_of_a_night_with_money_in_the_pot_says_who_puts_it_in(client: Any) -> None:
+    """The players' nets sum to minus the pot (TONGITS.md §0): the plan settles the pot as a party
+    (it was a 500: a plan over players whose nets do not sum to zero)."""
+    data = tongits_night()
+    night = played(client, close=False)
+    pot = data["hands"][-1]["expected"]["pot"]["balance_after"]
+    response = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"])
+    assert response.status_code == 200, response.get_json()
+    plan = response.get_json()["transfers"]
+    assert sum(t["amount"] for t in plan if t["to"] == "pot") == pot
+    assert all(t["from"] != "pot" for t in plan)
+    owed = dict.fromkeys(data["players"], 0)
+    for hand in data["hands"]:
+        for player in owed:
+            owed[player] += hand["expected"]["net"][player]
+    for t in plan:
+        owed[t["from"]] += t["amount"]
+        if t["to"] != "pot":
+            owed[t["to"]] -= t["amount"]
+    assert all(v == 0 for v in owed.values())
+    text = pdf(client, night, "summary.pdf")
+    for t in plan:
+        if t["to"] == "pot":
+            assert f"{t['from']} puts {php(t['amount'])} into the pot" in text
