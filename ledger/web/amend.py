@@ -26,7 +26,9 @@ from ledger.web.entry_form import HandForm, new_key
 from ledger.web.hand_rows import history_at
 from ledger.web import tongits_record
 from ledger.web.tongits_record import Correction
-from ledger.web.record import CORRECTED, Flow, render_step, run_step, saved_message, step_values, stored_hand_view
+from ledger.web.record import run_step, step_values
+from ledger.web.record_render import Flow, render_step, stored_hand_view
+from ledger.web.saved_hand import CORRECTED, saved_message
 
 MAX_ID = 2**31 - 1
 SAVE_CORRECTION = N_("Save correction to hand {number}")

@@ -6,51 +6,37 @@ always come from the engine: ``preview_hand`` for "Check payouts", ``record_hand
 ``?kind=…&whole=1`` opens the ``whole`` step: every step of that outcome on one page, which
 goes straight to the payouts (the copy a phone keeps to enter a hand offline, static/sw.js).
 
-The same steps serve the host's correction of a stored hand (:mod:`ledger.web.amend`, which
-imports this module, never the other way round): a :class:`Flow` says where the form posts,
-what "Save" does and where "Cancel" goes. A Tong-its night's hand is asked, shown and saved by
-:mod:`ledger.web.tongits_record` instead (one call, no way back).
+The flow reads top to bottom, one module a concern: :mod:`ledger.web.entry_form` asks what the
+game needs (the steps, the form's state, the engine's refusals placed beside their inputs),
+:mod:`ledger.web.record_render` renders a step, :mod:`ledger.web.record_save` saves; this module
+only drives the steps. The same steps serve the host's correction of a stored hand
+(:mod:`ledger.web.amend`, which imports this module, never the other way round): a
+:class:`~ledger.web.record_render.Flow` says where the form posts, what "Save" does and where
+"Cancel" goes. A Tong-its night's hand is asked by :mod:`ledger.web.tongits_form` and shown and
+saved by :mod:`ledger.web.tongits_record` instead.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
-from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask import flash, redirect, request, url_for
 from sqlmodel import col, select
 
 from ledger.night import lifecycle as ledger_night
-from ledger.access.roles import Actor
 from ledger.storage.db import get_session
-from ledger.i18n import N_, _
+from ledger.i18n import _
 from ledger.storage.models import GameSession, Hand
-from ledger.money import parse_amount
-from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError, HandResult
-from ledger.games.tonk.describe import describe_hand
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
-from ledger.web.card_grid import card_grid, spade_choices
-from ledger.web.entry_form import FINAL, WHOLE_STEP, HandForm, new_key, outcome_hint, outcome_title
-from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json  # noqa: F401  (amend reads them here)
+from ledger.web.entry_form import WHOLE_STEP, HandForm
+from ledger.web.record_render import Flow, render_step
+from ledger.web.record_save import at_table_now, save, table_changed
 from ledger.web import tongits_record
 from ledger.web.table_seen import seen_table
 
 
 SIDE_POT_BATCH = 20  # hands read at a time looking back for the last side pot
-SAVE_HAND = N_("Save hand")
-
-@dataclass(frozen=True)
-class Flow:
-    """Where the record form posts (``action``), what its save button says and does, where
-    "Cancel" leads, and, for a correction, which hand version is being corrected."""
-
-    action: str
-    cancel: str
-    save_label: str = field(default_factory=lambda: _(SAVE_HAND))  # in the language of the request making it
-    save: Callable[[GameSession, HandForm], Any] | None = None
-    amend: dict[str, Any] = field(default_factory=dict)
-    stale: dict[str, Any] | None = None
 
 
 @bp.route("/s/<session_id>/record", methods=["GET", "POST"])
@@ -66,7 +52,7 @@ def record(session_id: str) -> Any:
     flow = Flow(
         action=url_for("web.record", session_id=night.id),
         cancel=url_for("web.table", session_id=night.id),
-        save=lambda n, f: _save(n, f, actor),
+        save=lambda n, f: save(n, f, actor),
     )
     if request.method == "GET" and "key" not in request.args:
         # a new hand: from "Record hand", or straight from an outcome button on the table (?kind=knock)
@@ -93,31 +79,8 @@ def record(session_id: str) -> Any:
         # a step of a form filled against another seating or stake (a hand kept on the phone,
         # or the host changed the table meanwhile): shown at the table now with what changed,
         # before the player goes on; saving re-checks it under the write lock
-        return _table_changed(night, at_table_now(night, form), changed.message, flow)
+        return table_changed(night, at_table_now(night, form), changed.message, flow)
     return run_step(night, form, flow)
-
-
-def at_table_now(night: GameSession, form: HandForm) -> HandForm:
-    """``form`` moved to the night's seating and stake now: each seat's choices and typed
-    values follow the person to their seat now; a person no longer seated is dropped."""
-    now = tuple(night.players)
-    where = {i: now.index(p) for i, p in enumerate(form.players) if p in now}
-
-    def one(seat: int | None) -> int | None:
-        return where.get(seat) if seat is not None else None
-
-    def many(seats: list[int]) -> list[int]:
-        return sorted(where[s] for s in seats if s in where)
-
-    def by_seat(values: dict[int, Any]) -> dict[int, Any]:
-        return {where[s]: v for s, v in values.items() if s in where}
-
-    return replace(
-        form, players=now, seen_stake=night.stake_minor, dealer=one(form.dealer), who=one(form.who),
-        responder=one(form.responder), claimants=many(form.claimants), totals=by_seat(form.totals),
-        picked=by_seat(form.picked), typed=by_seat(form.typed), side_in=many(form.side_in),
-        spades=by_seat(form.spades), errors={}, bad_cards={},
-    )
 
 
 def step_values() -> Any:
@@ -164,121 +127,6 @@ def run_step(night: GameSession, form: HandForm, flow: Flow) -> Any:
     return render_step(night, form, target if target != "preview" else steps[-2], flow)
 
 
-def _save(night: GameSession, form: HandForm, actor: Actor) -> Any:
-    submission = form.submission()
-    flow = Flow(action=url_for("web.record", session_id=night.id), cancel=url_for("web.table", session_id=night.id))
-    if submission is None:
-        if wants_json():
-            key = next(iter(form.errors), "form")
-            return jsonify({"error": "invalid_entry", "message": form.errors.get(key, ""), "field": key}), 422
-        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
-    db = get_session()
-    if wants_json():
-        return _save_json(night, submission, actor)
-    try:
-        hand, created = ledger_night.record_hand(db, night, submission, actor)
-    except HandError as err:
-        form.place_error(err)
-        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
-    except NightError as err:
-        if err.code in ("hand_number_taken", "hand_number_gap"):
-            return _number_conflict(night, form, err, flow)
-        if err.code == "table_changed":
-            # entered against another seating or stake: shown again at the table as it is now,
-            # with what changed, to be checked and saved again (nothing saved meanwhile)
-            return _table_changed(night, at_table_now(night, form), err.message, flow)
-        if err.code == "idempotency_key_reused":
-            # a saved form came back (browser Back) and was changed: it is a new hand, not a repeat
-            return _changed_after_save(night, form, flow)
-        flash(err.message, "error")
-        return redirect(url_for("web.table", session_id=night.id))
-    if created:
-        flash(saved_message(RECORDED, night, hand.result, number=hand.number), "success")
-    else:
-        flash(_("Hand {number} was already recorded (saved once, not twice).", number=hand.number), "info")
-    return redirect(url_for("web.table", session_id=night.id))
-
-
-def _save_json(night: GameSession, submission: Any, actor: Actor) -> Any:
-    """Save for the offline queue: 201 ``{number, created, message}`` (200 when this key was
-    already recorded), or the error as the JSON API gives it (422 a refused entry, 409
-    ``hand_number_taken`` / ``hand_number_gap`` / ``session_closed`` / ``idempotency_key_reused``)."""
-    try:
-        hand, created = ledger_night.record_hand(get_session(), night, submission, actor)
-    except HandError as err:
-        return jsonify({"error": err.code, "message": err.message, "field": err.field}), 422
-    except NightError as err:
-        return jsonify(err.to_json()), err.status
-    message = (saved_message(RECORDED, night, hand.result, number=hand.number) if created
-               else _("Hand {number} was already recorded (saved once, not twice).", number=hand.number))
-    return jsonify({"number": hand.number, "created": created, "message": message}), 201 if created else 200
-
-
-def _changed_after_save(night: GameSession, form: HandForm, flow: Flow) -> Any:
-    """A saved form came back (browser Back) and was changed: it is a new hand, not a repeat.
-    It gets a fresh key and the next number; if the rules refuse the change, their message is
-    shown beside the input with everything typed kept (422), otherwise its payouts to confirm (409)."""
-    form.key = new_key()
-    form.number = ledger_night.next_number(get_session(), night)
-    fresh = form.submission()
-    assert fresh is not None
-    new_hand = _("That form had already saved a hand; this one is different, so it will be "
-                 "a new hand {number}. Check the payouts and save again.", number=form.number)
-    try:
-        result = ledger_night.preview_hand(night, fresh)
-    except HandError as err:
-        if form.place_error(err) != "form":
-            form.errors["form"] = new_hand
-        return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
-    form.errors["form"] = new_hand
-    return render_step(night, form, "preview", flow, result=result, outcome=fresh.outcome, status=409)
-
-
-def _table_changed(night: GameSession, form: HandForm, message: str, flow: Flow) -> Any:
-    """The hand was entered against another seating or stake: 409 with the form at the table as
-    it is now, its payouts to check (or the step that now lacks an answer, such as a winner who
-    left, with the rules' refusal beside the input) and ``message``
-    saying what changed; saving it again records it at the table now."""
-    moved = form.submission()
-    if moved is not None:
-        try:
-            result = ledger_night.preview_hand(night, moved)
-        except HandError as err:
-            form.place_error(err)
-        else:
-            form.errors["form"] = message
-            return render_step(night, form, "preview", flow, result=result, outcome=moved.outcome, status=409)
-    form.errors.setdefault("form", message)
-    return render_step(night, form, form.step_with_errors("preview"), flow, status=409)
-
-
-def _number_conflict(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:
-    """Another phone recorded this hand number first: show what it recorded next to this
-    entry's payouts, and offer to save this one as the next number if it is another hand."""
-    existing = err.extra.get("existing")
-    form.number = int(err.extra.get("next_number") or ledger_night.next_number(get_session(), night))
-    submission = form.submission()
-    assert submission is not None
-    result = ledger_night.preview_hand(night, submission)
-    conflict = {"message": err.message, "existing": None, "number": form.number}
-    if isinstance(existing, dict):
-        conflict["existing"] = stored_hand_view(night, existing)
-    return render_step(night, form, "preview", flow, result=result, outcome=submission.outcome,
-                       conflict=conflict, status=409)
-
-
-def stored_hand_view(night: GameSession, hand: dict[str, Any]) -> dict[str, Any]:
-    """A stored hand (``hand_json``) as the conflict panels show it."""
-    return {
-        "number": hand.get("number"),
-        "version": hand.get("version"),
-        "description": hand.get("description", ""),
-        "dealer": hand.get("dealer", ""),
-        "amounts": [(p, int(hand.get("net", {}).get(p, 0))) for p in night.players],
-        "transfers": [(t.get("from"), t.get("to"), int(t.get("amount", 0))) for t in hand.get("transfers", [])],
-    }
-
-
 def _remembered_side_pot(night: GameSession) -> tuple[int | None, list[str] | None]:
     """The side stake and players of the last counted hand that had a spade side pot (read
     back from the newest hand, a few at a time, only as far as that hand)."""
@@ -298,92 +146,4 @@ def _remembered_side_pot(night: GameSession) -> tuple[int | None, list[str] | No
         below = batch[-1].number
     return None, None
 
-
-def render_step(
-    night: GameSession,
-    form: HandForm,
-    step: str,
-    flow: Flow,
-    *,
-    result: HandResult | None = None,
-    outcome: dict[str, Any] | None = None,
-    conflict: dict[str, Any] | None = None,
-    status: int = 200,
-) -> Any:
-    context: dict[str, Any] = {
-        "night": night,
-        "form": form,
-        "step": step,
-        "flow": flow,
-        "players": list(enumerate(form.players)),  # the seating the form was filled against
-        "outcomes": [(k, outcome_title(k), outcome_hint(k)) for k in form.available_outcomes()],
-        "hidden": form.hidden_fields(step),
-        "visible": form.visible_groups(step),
-        "step_number": form.steps().index(step) + 1 if step in form.steps() else 1,
-        # no "of N" on the outcome step: how many steps follow depends on the outcome chosen
-        # there; the whole entry on one page is one step
-        "step_total": len(form.steps()) if form.kind and step not in ("outcome", WHOLE_STEP) else None,
-        "conflict": conflict,
-        "preview": None,
-    }
-    if any(group.startswith("hand-") or group == FINAL for group in context["visible"]):
-        context["grid"] = card_grid(form.rules)
-        context["taken"] = _taken_elsewhere(form)
-    if "side" in context["visible"]:
-        context["spades"] = spade_choices(form.rules)
-    if step == "preview" and result is not None:
-        context["preview"] = _preview(night, form, result, outcome or {})
-    return render_template("record.html", **context), status
-
-
-def _taken_elsewhere(form: HandForm) -> dict[int | str, dict[str, str]]:
-    """For each card grid on the page, the tapped cards another grid already holds
-    (card → who holds it)."""
-    holders: list[tuple[int | str, str, list[str]]] = [
-        (seat, form.players[seat], form.picked.get(seat, [])) for seat in form.entered_seats()
-    ]
-    if form.asks_final_spread():
-        holders.append((FINAL, _("the run"), form.final_picked))
-    return {
-        key: {card: name for other, name, cards in holders if other != key for card in cards}
-        for key, _name, _cards in holders
-    }
-
-
-def _preview(
-    night: GameSession, form: HandForm, result: HandResult, outcome: dict[str, Any]
-) -> dict[str, Any]:
-    as_stored = result.to_json() | {"detail": result.detail}
-    submission_hands = []
-    if form.asks_final_spread():
-        submission_hands.append({"name": _("The run"), "cards": form.final_cards(), "total": "", "count": None})
-    optional = [s for s in form.optional_seats() if form.cards_of(s)]
-    for seat in form.needed_seats() + [s for s in optional if s not in form.needed_seats()]:
-        name = form.players[seat]
-        submission_hands.append({
-            "name": name,
-            "cards": form.cards_of(seat),
-            "total": form.totals.get(seat, "").strip() if form.totals_allowed() else "",
-            "count": result.counts.get(name),
-        })
-    side = None
-    if form.asks_side_pot() and form.side_in:
-        try:
-            stake: int | None = parse_amount(form.side_stake, night.currency)
-        except ValueError:
-            stake = None
-        side = {
-            "stake": stake,
-            "players": [(form.players[s], form.spade_of(s)) for s in form.side_in],
-            "winner": result.side_pot_winner,
-        }
-    return {
-        "description": str(describe_hand(outcome, as_stored)),
-        "transfers": [(t.payer, t.payee, t.amount_minor) for t in result.transfers],
-        "net": [(p, result.net.get(p, 0)) for p in form.players],
-        "redeal": result.redeal,
-        "hands": submission_hands,
-        "dealer": form.players[form.dealer] if form.dealer is not None else "",
-        "side": side,
-    }
 
