@@ -166,3 +166,23 @@ def test_the_settle_up_of_a_night_with_money_in_the_pot_says_who_puts_it_in(clie
     for t in plan:
         if t["to"] == "pot":
             assert f"{t['from']} puts {php(t['amount'])} into the pot" in text
+
+
+def test_the_settle_page_says_who_puts_money_into_the_pot_and_offers_no_payment_to_it(app: Any, client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    for hand in data["hands"][:3]:
+        record(client, night, hand)
+    plan = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"]).get_json()["transfers"]
+    into_pot = [t for t in plan if t["to"] == "pot"]
+    assert into_pot
+    phone = app.test_client()
+    assert phone.get(f"/join/{night['id']}/{night['body']['token']}").status_code in (200, 302)
+    page = phone.get(f"/s/{night['id']}/settle?lang=en").get_data(as_text=True)
+    for line in into_pot:
+        assert f"<strong>{line['from']}</strong> puts this into the pot" in page
+    assert 'name="to" value="pot"' not in page and "The pot keeps this money" in page
+    # a payment to the pot is refused with the field, never a 500
+    response = client.post(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"],
+                           json={"from": into_pot[0]["from"], "to": "pot", "amount": into_pot[0]["amount"]})
+    assert response.status_code == 422 and response.get_json()["field"] == "to"
