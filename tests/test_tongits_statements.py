@@ -124,6 +124,7 @@ def test_each_players_statement_shows_pot_takes_and_split_share(client: Any) -> 
             assert "You took the pot" not in text
         assert f"You received {php(shares[player])} from the pot when it was split at the close." in text
         assert signed(data["expected"]["net_after_close"][player]) in text
+        assert f"{data['expected']['hands_recorded']} counted hands" in text  # the close is no hand
 
 
 def test_the_night_pack_holds_the_pot_and_every_statement(client: Any) -> None:
