@@ -187,3 +187,29 @@ def test_the_settle_page_says_who_puts_money_into_the_pot_and_offers_no_payment_
     response = client.post(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"],
                            json={"from": into_pot[0]["from"], "to": "pot", "amount": into_pot[0]["amount"]})
     assert response.status_code == 422 and response.get_json()["field"] == "to"
+
+
+def test_the_tongits_pdfs_in_the_pseudo_language_leave_no_english(pseudo_app: Any) -> None:
+    """Every sentence of a Tong-its night's PDFs goes through the catalogue (the pot's lines, the
+    hand sentences, the preset): in the pseudo language no English word is left but the names,
+    the currency code and the product's name."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("needs pdftotext")
+    from test_pdf_languages import english_left, pdf_text
+
+    client = pseudo_app.test_client()
+    night = played(client)
+    import re
+
+    names = {"Sabado", "sa", "bahay", "ni", "Ligaya", "Dodong", "Marisol", "PHP"}
+    names |= set(re.findall(r"[A-Za-z]{2,}", night["body"]["recovery_code"]))  # a code, printed as typed
+    for path in ("summary.pdf", "statements/1.pdf", "statements.pdf"):
+        response = client.get(f"/api/v1/sessions/{night['id']}/{path}?lang=en-XA", headers=night["headers"])
+        assert response.status_code == 200, path
+        text = pdf_text(response.data)
+        assert english_left(text, names) == [], path
+        assert "\u27e6" in text, path
