@@ -14,7 +14,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from ledger.models import AuditEvent, GameSession, Hand
-from ledger.games.tonk.describe import describe_hand
+from ledger.night_reads import describe_stored
 
 
 def stamp(event: AuditEvent | None) -> dict[str, Any] | None:
@@ -46,7 +46,7 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "version": hand.version,
         "status": hand.status,
         "dealer": hand.dealer,
-        "description": str(describe_hand(hand.entry.get("outcome", {}), hand.result)),  # in the request's language
+        "description": str(describe_stored(hand.entry.get("outcome", {}), hand.result)),  # its game's, in the request's language
         "amounts": [(p, int(net.get(p, 0))) for p in hand.players or night.players],  # its own seating
         "voided": hand.status == "voided",
         "redeal": hand.redeal,
