@@ -213,3 +213,37 @@ def test_the_tongits_pdfs_in_the_pseudo_language_leave_no_english(pseudo_app: An
         text = pdf_text(response.data)
         assert english_left(text, names) == [], path
         assert "\u27e6" in text, path
+
+
+def test_a_pot_split_at_a_seat_change_is_said_in_the_summary_and_the_statement() -> None:
+    """A seat change's close (TONGITS.md §4.9 ``seat_change``, ``split``) shares the pot among those
+    seated: the summary lists each share, each player's statement says theirs (the report as
+    the ledger shapes it, drawn without a database)."""
+    from datetime import datetime, timezone
+
+    from ledger.report import HandLine, PotReport, SessionReport
+    from ledger.statements.pack import render_player_statement, render_session_summary
+    from ledger.transfers import Transfer
+
+    players = ("Ligaya", "Dodong", "Marisol")
+    hands = (
+        HandLine(1, "Dodong", "Ligaya went out: tong-its", ("Ligaya",), {"Ligaya": 3500, "Dodong": -3000,
+                                                                         "Marisol": -3500}, pot_minor=3000),
+        HandLine(2, "Ligaya", "The pot was split among the players", (), {"Ligaya": 1000, "Dodong": 1000,
+                                                                           "Marisol": 1000},
+                 pot_minor=-3000, not_a_hand=True),
+    )
+    net = {"Ligaya": 4500, "Dodong": -2000, "Marisol": -2500}
+    report = SessionReport(
+        name="Sabado", currency="PHP", stake_minor=500, preset="classic",
+        created_at=datetime(2026, 12, 5, 12, tzinfo=timezone.utc), players=players, hands=hands, net_minor=net,
+        settlement=(Transfer("Marisol", "Ligaya", 2500), Transfer("Dodong", "Ligaya", 2000)),
+        game_title="Tong-its", preset_title="Classic chips",
+        pot=PotReport(balance_minor=0, antes_minor=3000, seat_change_shares={p: 1000 for p in players}))
+    text = flat(pdftotext(render_session_summary(report)))
+    for player in players:
+        assert f"{player} received {php(1000)} from the pot when it was split at a seat change" in text
+    assert "1 hand" in text and f"The players' nets add up to {php(0)} and the pot holds {php(0)}" in text
+    statement = flat(pdftotext(render_player_statement(report, 2)))
+    assert f"You received {php(1000)} from the pot when it was split at a seat change." in statement
+    assert "1 counted hand" in statement
