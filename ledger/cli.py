@@ -18,16 +18,31 @@ DEFAULT_NIGHT = PROJECT_ROOT / "nights" / "night-01.json"
 
 def load_night(app: Any, path: Path) -> tuple[str, str, int]:
     """Record the night file at ``path`` (RULES.md §8.1 hands plus a session header: name,
-    currency, stake, ruleset, players, first_dealer) as a new session through the same
-    service the API uses. Returns ``(session id, token, hands recorded)``.
+    currency, stake, ruleset, players, first_dealer; with ``"game": "tongits"`` a TONGITS.md
+    §8.4 night file) as a new session through the same service the API uses. Returns
+    ``(session id, token, hands recorded)``.
+
+    A Tong-its night file is replayed through the engine first
+    (:func:`ledger.games.tongits.night_file.replay_night`: each hand from the pot and dealer the
+    hands before it left, never the file's): a file whose figures disagree raises
+    :class:`~ledger.games.tongits.night_file.NightFileMismatch` naming the first path, and
+    nothing is stored; the ledger then keeps the pot itself, hand by hand.
 
     Raises :class:`ledger.games.tonk.HandError` if any hand is refused (nothing after it is stored).
     """
     from ledger.night import lifecycle as ledger_night
     from ledger.storage.db import get_session
+    from ledger.games import DEFAULT_GAME, game
     from ledger.games.tonk import RuleSet
+    from ledger.games.tongits.night_file import replay_night
 
     data = json.loads(path.read_text(encoding="utf-8"))
+    chosen = game(data.get("game"))
+    if chosen.name == DEFAULT_GAME:
+        rules: Any = RuleSet.from_spec(data.get("ruleset"))
+    else:
+        replay_night(data)  # trusts no figure of the file: refused before anything is stored
+        rules = chosen.rules(data.get("ruleset"))
     with app.app_context():
         db = get_session()
         night, token = ledger_night.create_night(
@@ -35,9 +50,10 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
             name=data["name"],
             currency=data["currency"],
             stake_minor=data["stake"],
-            rules=RuleSet.from_spec(data.get("ruleset")),
+            rules=rules,
             players=data["players"],
             first_dealer=data.get("first_dealer"),
+            game=chosen.name,
         )
         for hand in data["hands"]:
             ledger_night.record_hand(db, night, ledger_night.Submission(

@@ -239,3 +239,32 @@ def test_an_older_tonk_export_without_game_still_imports(client: Any) -> None:
     again = client.get(f"/api/v1/clubs/{copy['id']}", headers=bearer(copy["token"])).get_json()
     original = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()
     assert again["balances"] == original["balances"]
+
+
+def test_the_club_page_starts_a_night_of_either_game(app: Any, client: Any) -> None:
+    club = make_php_club(client)
+    owner = app.test_client()
+    owner.get(f"/c/join/{club['id']}/{club['token']}")
+    page = owner.get(f"/c/{club['id']}?lang=en").get_data(as_text=True)
+    assert '<option value="tongits:classic">Classic chips</option>' in page and '<optgroup label="Tong-its">' in page
+    from test_web_pages import csrf_of
+
+    form = {"name": "Sabado", "stake": "5.00", "preset": "tongits:classic",
+            "new_player": ["Ligaya", "Dodong", "Marisol"], "csrf_token": csrf_of(page)}
+    started = owner.post(f"/c/{club['id']}/nights", data=form)
+    assert started.status_code == 302, started.get_data(as_text=True)[:300]
+    nights = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()["nights"]
+    assert len(nights) == 1
+    token = client.post(f"/api/v1/clubs/{club['id']}/nights/{nights[0]['id']}/token",
+                        headers=bearer(club["token"])).get_json()["token"]
+    session = client.get(f"/api/v1/sessions/{nights[0]['id']}", headers=bearer(token)).get_json()
+    assert session["game"] == "tongits" and session["ruleset"]["preset"] == "classic" and session["stake"] == 500
+    assert session["players"] == ["Ligaya", "Dodong", "Marisol"]
+    tonk = owner.post(f"/c/{club['id']}/nights", data=form | {"preset": "classic", "new_player": ["Ana", "Ben"]})
+    assert tonk.status_code == 302
+    nights = client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()["nights"]
+    assert len(nights) == 2
+    # two players cannot sit at Tong-its: the form says so, nothing is started
+    refused = owner.post(f"/c/{club['id']}/nights", data=form | {"new_player": ["Ana", "Ben"]})
+    assert refused.status_code == 422
+    assert len(client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])).get_json()["nights"]) == 2

@@ -77,3 +77,15 @@ def test_a_tonk_nights_csv_header_is_unchanged(client: Any, night_data: dict[str
     assert first == ("hand,version,status,dealer,outcome,description,recorded_at,"
                      + ",".join(f"{p} (minor units)" for p in night_data["players"]))
     assert "pot" not in first
+
+
+def test_the_nights_history_page_describes_tongits_hands(app: Any, client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    for hand in data["hands"][:4]:
+        record(client, night, hand)
+    phone = app.test_client()
+    phone.get(f"/join/{night['id']}/{night['body']['token']}")
+    page = phone.get(f"/s/{night['id']}/log?lang=en").get_data(as_text=True)
+    assert "Ligaya went out: tong-its" in page
+    assert "Dodong called a draw (laban) and nobody fought" in page

@@ -124,6 +124,7 @@ def test_each_players_statement_shows_pot_takes_and_split_share(client: Any) -> 
             assert "You took the pot" not in text
         assert f"You received {php(shares[player])} from the pot when it was split at the close." in text
         assert signed(data["expected"]["net_after_close"][player]) in text
+        assert f"{data['expected']['hands_recorded']} counted hands" in text  # the close is no hand
 
 
 def test_the_night_pack_holds_the_pot_and_every_statement(client: Any) -> None:
@@ -166,3 +167,83 @@ def test_the_settle_up_of_a_night_with_money_in_the_pot_says_who_puts_it_in(clie
     for t in plan:
         if t["to"] == "pot":
             assert f"{t['from']} puts {php(t['amount'])} into the pot" in text
+
+
+def test_the_settle_page_says_who_puts_money_into_the_pot_and_offers_no_payment_to_it(app: Any, client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    for hand in data["hands"][:3]:
+        record(client, night, hand)
+    plan = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"]).get_json()["transfers"]
+    into_pot = [t for t in plan if t["to"] == "pot"]
+    assert into_pot
+    phone = app.test_client()
+    assert phone.get(f"/join/{night['id']}/{night['body']['token']}").status_code in (200, 302)
+    page = phone.get(f"/s/{night['id']}/settle?lang=en").get_data(as_text=True)
+    for line in into_pot:
+        assert f"<strong>{line['from']}</strong> puts this into the pot" in page
+    assert 'name="to" value="pot"' not in page and "The pot keeps this money" in page
+    # a payment to the pot is refused with the field, never a 500
+    response = client.post(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"],
+                           json={"from": into_pot[0]["from"], "to": "pot", "amount": into_pot[0]["amount"]})
+    assert response.status_code == 422 and response.get_json()["field"] == "to"
+
+
+def test_the_tongits_pdfs_in_the_pseudo_language_leave_no_english(pseudo_app: Any) -> None:
+    """Every sentence of a Tong-its night's PDFs goes through the catalogue (the pot's lines, the
+    hand sentences, the preset): in the pseudo language no English word is left but the names,
+    the currency code and the product's name."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("needs pdftotext")
+    from test_pdf_languages import english_left, pdf_text
+
+    client = pseudo_app.test_client()
+    night = played(client)
+    import re
+
+    names = {"Sabado", "sa", "bahay", "ni", "Ligaya", "Dodong", "Marisol", "PHP"}
+    names |= set(re.findall(r"[A-Za-z]{2,}", night["body"]["recovery_code"]))  # a code, printed as typed
+    for path in ("summary.pdf", "statements/1.pdf", "statements.pdf"):
+        response = client.get(f"/api/v1/sessions/{night['id']}/{path}?lang=en-XA", headers=night["headers"])
+        assert response.status_code == 200, path
+        text = pdf_text(response.data)
+        assert english_left(text, names) == [], path
+        assert "\u27e6" in text, path
+
+
+def test_a_pot_split_at_a_seat_change_is_said_in_the_summary_and_the_statement() -> None:
+    """A seat change's close (TONGITS.md §4.9 ``seat_change``, ``split``) shares the pot among those
+    seated: the summary lists each share, each player's statement says theirs (the report as
+    the ledger shapes it, drawn without a database)."""
+    from datetime import datetime, timezone
+
+    from ledger.night.report import HandLine, PotReport, SessionReport
+    from ledger.statements.pack import render_player_statement, render_session_summary
+    from ledger.transfers import Transfer
+
+    players = ("Ligaya", "Dodong", "Marisol")
+    hands = (
+        HandLine(1, "Dodong", "Ligaya went out: tong-its", ("Ligaya",), {"Ligaya": 3500, "Dodong": -3000,
+                                                                         "Marisol": -3500}, pot_minor=3000),
+        HandLine(2, "Ligaya", "The pot was split among the players", (), {"Ligaya": 1000, "Dodong": 1000,
+                                                                           "Marisol": 1000},
+                 pot_minor=-3000, not_a_hand=True),
+    )
+    net = {"Ligaya": 4500, "Dodong": -2000, "Marisol": -2500}
+    report = SessionReport(
+        name="Sabado", currency="PHP", stake_minor=500, preset="classic",
+        created_at=datetime(2026, 12, 5, 12, tzinfo=timezone.utc), players=players, hands=hands, net_minor=net,
+        settlement=(Transfer("Marisol", "Ligaya", 2500), Transfer("Dodong", "Ligaya", 2000)),
+        game_title="Tong-its", preset_title="Classic chips",
+        pot=PotReport(balance_minor=0, antes_minor=3000, seat_change_shares={p: 1000 for p in players}))
+    text = flat(pdftotext(render_session_summary(report)))
+    for player in players:
+        assert f"{player} received {php(1000)} from the pot when it was split at a seat change" in text
+    assert "1 hand" in text and f"The players' nets add up to {php(0)} and the pot holds {php(0)}" in text
+    statement = flat(pdftotext(render_player_statement(report, 2)))
+    assert f"You received {php(1000)} from the pot when it was split at a seat change." in statement
+    assert "1 counted hand" in statement

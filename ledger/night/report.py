@@ -183,6 +183,7 @@ class PlayerHand:
     balance_minor: int
     voided: bool = False
     redeal: bool = False
+    not_a_hand: bool = False  # an entry that is not a hand played (a closed pot, TONGITS.md §4.9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +260,8 @@ def player_statement(
         amount = hand.amounts_minor.get(player, 0)
         if not hand.voided:
             balance += amount
-        hands.append(PlayerHand(hand.number, hand.outcome_text, amount, balance, hand.voided, hand.redeal))
+        hands.append(PlayerHand(hand.number, hand.outcome_text, amount, balance, hand.voided, hand.redeal,
+                                hand.not_a_hand))
     paid = tuple(t for t in report.payments if t.payer == player)
     received = tuple(t for t in report.payments if t.payee == player)
     left = balance + sum(t.amount_minor for t in paid) - sum(t.amount_minor for t in received)

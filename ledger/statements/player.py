@@ -66,7 +66,7 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
 
 def _facts(report: SessionReport, statement: PlayerStatement, st, money: Money, locale: str,  # type: ignore[no-untyped-def]
            width: float) -> Table:
-    counted = sum(1 for h in statement.hands if not h.voided)
+    counted = sum(1 for h in statement.hands if not h.voided and not h.not_a_hand)
     rows = [
         (_("Night"), markup(report.name)),
         (_("Date"), markup(when(report.created_at, locale, report.timezone))),

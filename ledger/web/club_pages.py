@@ -15,6 +15,7 @@ from ledger.clubs import roster
 from ledger.storage.club_models import Club
 from ledger.clubs.roster import ClubActor
 from ledger.storage.db import get_session
+from ledger.games.tongits.ruleset import PRESETS as TONGITS_PRESETS
 from ledger.i18n import _
 from ledger.web.blueprint import bp
 
@@ -145,6 +146,7 @@ def club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
     payments = [carry.payment_json(db, p) for p in carry.payments_of(db, club)]
     return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
                            presets=[(name, title) for name, title, _description in preset_choices()],
+                           tongits_presets=[(TONGITS_CHOICE + p.name, p.title) for p in TONGITS_PRESETS.values()],
                            statement_languages=LANGUAGES, share=club_share_context(club), payments=payments,
                            **(extra or {}))
 
@@ -155,6 +157,21 @@ def club_page(club_id: str) -> Any:
     or member) a form to start a club night."""
     club, actor = club_authorised(club_id)
     return club_view(club, actor), 200, {"Cache-Control": "no-store"}  # the owner's links
+
+
+#: the value of a Tong-its preset in the club's "Rules" choice (``tongits:classic``); a plain
+#: preset name is Tonk's, as the form always sent
+TONGITS_CHOICE = "tongits:"
+
+
+def game_and_preset(value: str) -> tuple[Any, str]:
+    """The game and preset a club night's "Rules" choice names: ``tongits:<preset>`` is
+    Tong-its' (TONGITS.md §7), any other value a Tonk preset (RULES.md)."""
+    from ledger.games import game
+
+    if value.startswith(TONGITS_CHOICE):
+        return game("tongits"), value[len(TONGITS_CHOICE):]
+    return game("tonk"), value
 
 
 @bp.post("/c/<club_id>/nights")
@@ -185,11 +202,14 @@ def club_start_night(club_id: str) -> Any:
         stake_minor = 0
     if not errors:
         try:
-            rules = RuleSet.from_spec({"preset": kept["preset"], "toggles": {}})
+            chosen, preset = game_and_preset(kept["preset"])
+            rules = (RuleSet.from_spec({"preset": preset, "toggles": {}}) if chosen.name == "tonk"
+                     else chosen.rules({"preset": preset, "toggles": {}}))
             dealer = kept["first_dealer"] if kept["first_dealer"] in players else None
             night, token = carry.start_night(
                 db, club, actor, name=kept["name"].strip() or _("{club} night", club=club.name), currency=None,
-                stake_minor=stake_minor, rules=rules, players=players, first_dealer=dealer, timezone=None)
+                stake_minor=stake_minor, rules=rules, players=players, first_dealer=dealer, timezone=None,
+                game=chosen.name)
         except HandError as err:
             errors[(err.field or "form").split("[")[0]] = err.message
     if errors:

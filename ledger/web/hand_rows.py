@@ -14,8 +14,7 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from ledger.storage.models import AuditEvent, GameSession, Hand
-from ledger.games.tonk.describe import describe_hand
-from ledger.games.tongits.describe import describe_lines as describe_tongits
+from ledger.night.reads import describe_stored
 
 
 def stamp(event: AuditEvent | None) -> dict[str, Any] | None:
@@ -38,15 +37,6 @@ def shown_cards(hand: Hand) -> list[tuple[str, list[str]]]:
     return out
 
 
-def describe(night: GameSession, hand: Hand) -> str:
-    """The hand in the words of its game, in the request's language: Tonk's one sentence, or
-    Tong-its' sentences (the outcome, who was burned, who took the pot; TONGITS.md §4)."""
-    outcome = hand.entry.get("outcome", {})
-    if (night.game or "tonk") == "tongits":
-        return " ".join(str(line) for line in describe_tongits(outcome, hand.result))
-    return str(describe_hand(outcome, hand.result))
-
-
 def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
     """One version of a hand: number, version, dealer, description, the amount of each player
     seated at that hand (seat order), and the cards entered (``cards``: ``[(player, cards)]``)."""
@@ -56,7 +46,7 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "version": hand.version,
         "status": hand.status,
         "dealer": hand.dealer,
-        "description": describe(night, hand),  # in the request's language
+        "description": str(describe_stored(hand.entry.get("outcome", {}), hand.result)),  # its game's, in the request's language
         "amounts": [(p, int(net.get(p, 0))) for p in hand.players or night.players],  # its own seating
         "voided": hand.status == "voided",
         "redeal": hand.redeal,

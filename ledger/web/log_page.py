@@ -23,7 +23,7 @@ from ledger.storage.db import get_session
 from ledger.i18n import N_, _
 from ledger.storage.models import AuditEvent, GameSession, Hand
 from ledger.games.tonk import PRESETS
-from ledger.games.tonk.describe import describe_hand
+from ledger.night.reads import describe_stored
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
@@ -84,7 +84,7 @@ def describe_event(
 
     def hand_text(version: int) -> str:
         hand = (hands or {}).get((number or 0, version))
-        return str(describe_hand(hand.entry.get("outcome", {}), hand.result)) if hand else ""
+        return str(describe_stored(hand.entry.get("outcome", {}), hand.result)) if hand else ""  # by its game
 
     def nets(values: Any) -> dict[str, int]:
         return {now(p): int(v) for p, v in (values or {}).items() if isinstance(v, int)}

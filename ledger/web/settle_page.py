@@ -27,6 +27,7 @@ from ledger.web.entry_form import new_key
 from ledger.web.start_form import amount_message
 from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
+from ledger.games import game as game_of
 from ledger.night.timeline import seat_order
 from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
@@ -52,6 +53,9 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
         "hand_count": ledger_night.hand_count(db, night),
         "everyone": seat_order(night),
         "carried_into": carried_into(db, night),  # its settle-up is the club's: no payments here
+        # a game with a pot (TONGITS.md §4.8): the plan's lines to "pot" say who puts its money in,
+        # and are no payment between players (the pot keeps it until a take, a split or the next night)
+        "pot_party": "pot" in game_of(night.game or None).accounts,
     }
 
 
