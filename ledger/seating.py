@@ -43,7 +43,8 @@ from ledger.night import (
     rules_of,
     store_version,
 )
-from ledger.recording import pot_close_preview
+from ledger import rescoring
+from ledger.recording import deals_by_rule, pot_close_preview, stored_result
 from ledger.games.tonk import HandError
 from ledger.games.tonk.renaming import rename_entry, rename_result
 from ledger.games.tonk.validation import check_stake
@@ -295,6 +296,12 @@ def swap_seats(
     it later brings it back at the fixed seats (one that seated only one of the two is left as
     it was). All or nothing: when any hand refuses, nothing changes.
 
+    On a night whose game scores a hand from the state the hands before left (Tong-its' pot,
+    TONGITS.md §4.8), the re-entered hands are scored in number order from that chained state, a
+    later hand whose pot input changed gets a new version too, and the night's state becomes the
+    one the last counted hand leaves. A swap keeps the same players at the table (nobody is "about
+    to leave or join", TONGITS.md §4.9), so it never closes the pot.
+
     Returns the new versions, number order. Raises :class:`HandError` 422 ``invalid_entry``
     (the same player twice, a ``from_hand`` outside the night), ``unknown_player`` for a name
     who never sat; :class:`NightError` 422 with the refusing hand's code (``unknown_player``
@@ -316,26 +323,39 @@ def swap_seats(
     if type(from_hand) is not int or not 1 <= from_hand <= upcoming:
         raise HandError("invalid_entry", N_("Say from which hand, 1 to {most}."), "from_hand", most=upcoming)
     swap = {a: b, b: a}
+    by_rule = deals_by_rule(night)  # Tong-its: each hand is scored from the state the counted hands before leave
+    chain = rescoring.before(db, night, from_hand).state if by_rule else None
     planned: list[tuple[Hand, list[str], str, Submission, Any]] = []
     for hand in _current_from(db, night, from_hand):
         try:
-            if not _both_or_neither(hand.players, a, b, hand.number):
-                continue
+            involved = _both_or_neither(hand.players, a, b, hand.number)
         except NightError:
             if hand.status == "voided":  # not counting, and not the pair's to swap: as it was
                 continue
             raise
-        players = [swap.get(p, p) for p in hand.players]
-        entry = rename_entry(hand.entry, swap)
+        if not involved and not by_rule:
+            continue
+        mapping = swap if involved else {}
+        players = [mapping.get(p, p) for p in hand.players]
+        entry = rename_entry(hand.entry, mapping) if involved else hand.entry
         submission = Submission(outcome=entry.get("outcome"), hands=entry.get("hands", {}),
                                 side_bets=entry.get("side_bets"))
+        dealer = mapping.get(hand.dealer, hand.dealer)
         try:
-            result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor)
+            if by_rule:
+                result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor, state=chain,
+                                      dealer=None if hand.kind in figures.NOT_A_HAND else dealer)
+            else:
+                result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor)
         except HandError as err:
             raise NightError(422, err.code, N_("Hand {number} refuses the swap: {reason}"), err.field,
                              {"hand": hand.number}, number=hand.number,
                              reason=Sentence(err.template, err.params)) from None
-        planned.append((hand, players, swap.get(hand.dealer, hand.dealer), submission, result))
+        if by_rule and hand.status == "counted":
+            chain = None if result.state is None else dict(result.state)
+        if not involved and stored_result(result) == hand.result:
+            continue  # a hand without the pair whose pot input did not change: as it was
+        planned.append((hand, players, dealer, submission, result))
     seated = list(night.players)
     swaps_now = _both_or_neither(seated, a, b, upcoming)
     if not planned and not swaps_now:
@@ -354,6 +374,8 @@ def swap_seats(
             replaced.append((hand, new))
         made.append(new)
     figures.hands_replaced(db, night, [old for old, _ in replaced], [new for _, new in replaced])
+    if by_rule:
+        figures.state_changed(db, night, chain)
     if swaps_now:
         night.players = [swap.get(p, p) for p in seated]
     if from_hand == 1:

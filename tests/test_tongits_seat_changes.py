@@ -155,3 +155,19 @@ def test_a_tonk_seat_change_says_nothing_of_a_pot(client: Any, night_data: dict[
     assert "pot" not in gone and "pot_closed" not in gone
     seated = post(client, night, "players", {"name": "Newcomer"}, 201)
     assert "pot" not in seated and "pot_closed" not in seated
+
+
+def test_a_seat_swap_rescores_the_later_hands_from_the_chained_pot(client: Any, database_url: str) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    for hand in data["hands"][:4]:
+        record(client, night, hand)
+    swapped = post(client, night, "seats/swap", {"a": "Ligaya", "b": "Marisol", "from_hand": 2})
+    assert [h["number"] for h in swapped["hands"]] == [2, 3, 4]
+    listed = {h["number"]: h for h in hands_listed(client, night)}
+    assert listed[3]["winner"] == "Marisol"  # hand 3's tong-its was Ligaya's entry, played in Marisol's seat
+    assert listed[2]["pot"]["balance_before"] == data["hands"][0]["expected"]["pot"]["balance_after"]
+    kept = rescored_at(database_url, night["id"], dealt_by_the_rule=True)
+    assert session(client, night)["pot"] == {"balance_minor": kept["pot"], "holder": kept["state"]["holder"],
+                                             "streak": kept["state"]["streak"]}
+    assert not any(h["kind"] == "close_pot" for h in listed.values())
