@@ -46,7 +46,7 @@ from ledger.night import (
 from ledger import rescoring
 from ledger.recording import deals_by_rule, pot_close_preview, stored_result
 from ledger.games.tonk import HandError
-from ledger.games.tonk.renaming import rename_entry, rename_result
+from ledger.games.tonk.renaming import rename_entry, rename_result, rename_state
 from ledger.games.tonk.validation import check_stake
 from ledger.sentences import N_, Sentence
 from ledger.settlement import CashOut, cash_out
@@ -440,6 +440,8 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
     night.players = [names.get(p, p) for p in night.players]
     night.roster = [names.get(p, p) for p in night.roster or []]
     night.first_dealer = names.get(night.first_dealer, night.first_dealer)
+    if night.game_state is not None:  # Tong-its: the pot's holder is a name too
+        night.game_state = rename_state(night.game_state, names)
     db.add(night)
     for hand in hands_of(db, night, all_versions=True):
         if old not in hand.players:

@@ -171,3 +171,40 @@ def test_a_seat_swap_rescores_the_later_hands_from_the_chained_pot(client: Any, 
     assert session(client, night)["pot"] == {"balance_minor": kept["pot"], "holder": kept["state"]["holder"],
                                              "streak": kept["state"]["streak"]}
     assert not any(h["kind"] == "close_pot" for h in listed.values())
+
+
+def test_a_swap_moves_the_callers_and_the_answers_of_a_draw_too(client: Any, database_url: str) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    for hand in data["hands"][:4]:  # hand 4: Ligaya called, Dodong folded, Marisol fought
+        record(client, night, hand)
+    post(client, night, "seats/swap", {"a": "Ligaya", "b": "Marisol", "from_hand": 4})
+    fourth = {h["number"]: h for h in hands_listed(client, night)}[4]
+    assert fourth["outcome"]["caller"] == "Marisol"
+    assert fourth["outcome"]["responses"] == {"Dodong": "fold", "Ligaya": "fight"}
+    assert fourth["hands"]["Marisol"] == {"total": 6} and fourth["hands"]["Ligaya"] == {"total": 6}
+    assert fourth["dealer"] == "Marisol"  # whoever was entered as Ligaya dealt: that was Marisol
+    rescored_at(database_url, night["id"])
+
+
+def test_renaming_the_pots_holder_renames_the_pot_and_the_night_goes_on(client: Any, database_url: str) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    for hand in data["hands"][:4]:  # Marisol holds the pot after hand 4
+        record(client, night, hand)
+    assert session(client, night)["pot"]["holder"] == "Marisol"
+    post(client, night, "players/rename", {"from": "Marisol", "to": "Marisol Cruz"})
+    shown = session(client, night)
+    assert shown["pot"]["holder"] == "Marisol Cruz"
+    fourth = {h["number"]: h for h in hands_listed(client, night)}[4]
+    assert fourth["pot"]["holder"] == "Marisol Cruz" and fourth["winner"] == "Marisol Cruz"
+    assert fourth["outcome"]["responses"] == {"Dodong": "fold", "Marisol Cruz": "fight"}
+    fifth = data["hands"][4]
+    renamed = {"Marisol": "Marisol Cruz"}
+    entry = {"outcome": {k: renamed.get(v, v) if isinstance(v, str) else v for k, v in fifth["outcome"].items()},
+             "hands": {renamed.get(p, p): h for p, h in fifth["hands"].items()}}
+    if isinstance(entry["outcome"].get("responses"), dict):
+        entry["outcome"]["responses"] = {renamed.get(p, p): a for p, a in entry["outcome"]["responses"].items()}
+    body = record_body(client, night, entry)
+    assert body["net"] == {renamed.get(p, p): v for p, v in fifth["expected"]["net"].items()}
+    rescored_at(database_url, night["id"], dealt_by_the_rule=True)
