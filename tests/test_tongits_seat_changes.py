@@ -208,3 +208,92 @@ def test_renaming_the_pots_holder_renames_the_pot_and_the_night_goes_on(client: 
     body = record_body(client, night, entry)
     assert body["net"] == {renamed.get(p, p): v for p, v in fifth["expected"]["net"].items()}
     rescored_at(database_url, night["id"], dealt_by_the_rule=True)
+
+
+# -- corrections across a seat change ------------------------------------------------------------------
+def left_after(client: Any, count: int, toggles: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Night-01's first ``count`` hands with a fourth player, Bong, who then leaves (the pot closed
+    at the leave), and the next three hands of night-01 played by the three."""
+    data = tongits_night()
+    night = open_tongits(client, ruleset={"preset": "classic", "toggles": {"four_players": True} | (toggles or {})},
+                         players=["Ligaya", "Dodong", "Marisol", "Bong"])
+    for hand in data["hands"][:count]:
+        body = {"outcome": hand["outcome"], "hands": hand["hands"] | {"Bong": {"total": 40}}}
+        if hand["outcome"]["kind"] == "draw":
+            body["outcome"] = hand["outcome"] | {"responses": hand["outcome"]["responses"] | {"Bong": "fold"}}
+        record_body(client, night, body)
+    post(client, night, "players/leave", {"name": "Bong", "settle": "at_end"})
+    for hand in data["hands"][count:count + 3]:
+        record_body(client, night, {"outcome": hand["outcome"], "hands": hand["hands"]})
+    return data, night
+
+
+def the_close(client: Any, night: dict[str, Any]) -> dict[str, Any]:
+    closes = [h for h in hands_listed(client, night) if h["kind"] == "close_pot"]
+    assert len(closes) == 1
+    return closes[0]
+
+
+def test_voiding_a_hand_before_a_leave_rescores_the_split_and_the_hands_after(client: Any, database_url: str) -> None:
+    data, night = left_after(client, 3)
+    close = the_close(client, night)
+    assert close["number"] == 4 and close["pot"]["split"] == close["pot"]["balance_before"] > 0
+    before = session(client, night)
+    post(client, night, "hands/3/void")
+    again = the_close(client, night)
+    assert again["version"] == 2 and again["pot"]["balance_before"] != close["pot"]["balance_before"]
+    assert again["players"] == ["Ligaya", "Dodong", "Marisol", "Bong"]  # split among the seating of then
+    assert sum(t["amount"] for t in again["transfers"]) == again["pot"]["balance_before"]
+    later = {h["number"]: h for h in hands_listed(client, night)}
+    assert later[5]["pot"]["balance_before"] == 0  # after the close the pot and the streak start clear
+    kept = rescored_at(database_url, night["id"], dealt_by_the_rule=True)
+    shown = session(client, night)
+    assert shown["net"] == kept["net"] and shown["net"] != before["net"]
+    assert shown["pot"]["balance_minor"] == kept["pot"]
+    post(client, night, "hands/3/restore")  # and back as it was
+    assert the_close(client, night)["transfers"] == close["transfers"]
+    assert session(client, night)["net"] == before["net"]
+    rescored_at(database_url, night["id"], dealt_by_the_rule=True)
+
+
+def test_amending_a_hand_before_a_sit_in_rescores_its_split(client: Any, database_url: str) -> None:
+    data = tongits_night()
+    night = open_tongits(client, ruleset=FOUR)
+    record(client, night, data["hands"][0])  # pot 3000
+    post(client, night, "players", {"name": "Bong"}, 201)
+    first = data["hands"][0]
+    amended = {"outcome": {"kind": "redeal"}, "hands": {}}  # it was a misdeal after all: no antes, no pot
+    response = client.post(f"/api/v1/sessions/{night['id']}/hands/1/amend", headers=night["headers"],
+                           json=amended | {"version": 1})
+    assert response.status_code == 201, response.get_json()
+    close = the_close(client, night)
+    assert close["version"] == 2 and close["transfers"] == [] and close["pot"]["balance_before"] == 0
+    assert session(client, night)["net"] == {p: 0 for p in ("Ligaya", "Dodong", "Marisol", "Bong")}
+    rescored_at(database_url, night["id"])
+    assert first["expected"]["pot"]["balance_after"] == 3000
+
+
+def test_undo_after_a_leave_undoes_the_hand_not_the_close(client: Any, database_url: str) -> None:
+    data, night = left_after(client, 3)
+    for _ in range(3):  # the three hands after the leave
+        post(client, night, "undo")
+    close = the_close(client, night)
+    assert close["status"] == "counted" and close["version"] == 1
+    post(client, night, "undo")  # now hand 3, before the close: the close is re-scored
+    close = the_close(client, night)
+    assert close["status"] == "counted" and close["version"] == 2
+    kept = rescored_at(database_url, night["id"])
+    assert sum(kept["net"].values()) + kept["pot"] == 0
+
+
+def test_a_pot_close_is_never_voided_or_amended_on_its_own(client: Any, database_url: str) -> None:
+    data, night = left_after(client, 3)
+    before = session(client, night)
+    response = client.post(f"/api/v1/sessions/{night['id']}/hands/4/void", headers=night["headers"])
+    assert response.status_code == 409 and response.get_json()["error"] == "not_a_hand"
+    assert response.get_json()["field"] == "number"
+    response = client.post(f"/api/v1/sessions/{night['id']}/hands/4/amend", headers=night["headers"],
+                           json={"version": 1, "outcome": {"kind": "close_pot", "reason": "end_of_night"}, "hands": {}})
+    assert response.status_code == 409 and response.get_json()["error"] == "not_a_hand"
+    assert session(client, night) == before
+    rescored_at(database_url, night["id"])
