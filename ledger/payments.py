@@ -194,7 +194,18 @@ def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
     """The fewest transfers that clear what is still owed (balances less payments made),
     keeping the earlier suggestions while payments follow them."""
     payments = [Transfer(p.payer, p.payee, p.amount_minor) for p in payments_of(db, night) if p.status == "counted"]
-    return settle_after_payments(figures.balances(db, night), payments)
+    return settle_after_payments(balances_with_accounts(db, night), payments)
+
+
+def balances_with_accounts(db: Session, night: GameSession) -> dict[str, int]:
+    """The players' balances over the hands (seat order, minor units) and, after them, each account
+    of the night's game that holds money (Tong-its' ``"pot"``, TONGITS.md §4.8: a pot still open,
+    kept at a seat change or carried at the close is owed its balance, which the players' nets do
+    not settle among themselves), so that they sum to zero and a plan can be made. Tonk: the
+    players' alone."""
+    out = figures.balances(db, night)
+    out.update({name: amount for name, amount in figures.kept_accounts(db, night).items() if amount})
+    return out
 
 
 def explained_settlement(db: Session, night: GameSession) -> tuple[SettlementPlan, tuple[tuple[Loss, ...], ...]]:
@@ -208,7 +219,7 @@ def explained_settlement(db: Session, night: GameSession) -> tuple[SettlementPla
     committed between them makes them disagree, both are read again."""
     for attempt in range(3):
         counted = [p for p in payments_of(db, night) if p.status == "counted"]
-        plan = settle_after_payments(figures.balances(db, night),
+        plan = settle_after_payments(balances_with_accounts(db, night),
                                      [Transfer(p.payer, p.payee, p.amount_minor) for p in counted])
         try:
             return plan, explain(plan.transfers, _events(db, night, counted))

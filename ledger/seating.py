@@ -256,7 +256,12 @@ def cash_out_quote(db: Session, night: GameSession, name: str, *, pot_open: bool
         owed = {player: amount + share.get(player, 0) for player, amount in owed.items()}
         balance += share.get(name, 0)
         from_hand, as_of = from_hand + 1, from_hand
-    plan = cash_out(owed, name, [p for p in night.players if p != name])
+    # the pot (TONGITS.md §4.8) is no one to pay or be paid at a cash-out, but what it holds is what
+    # the players' balances do not sum to: it is a party of the balances only
+    accounts = {account: amount for account, amount in figures.kept_accounts(db, night).items() if amount}
+    if closing is not None:
+        accounts = {account: amount + closing[1].net.get(account, 0) for account, amount in accounts.items()}
+    plan = cash_out(owed | {a: v for a, v in accounts.items() if v}, name, [p for p in night.players if p != name])
     return Quote(name, from_hand, as_of, balance, owed, plan)
 
 

@@ -13,6 +13,7 @@ from flask import url_for
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
+from ledger import figures
 from ledger.models import AuditEvent, GameSession, Hand
 from ledger.games.tonk.describe import describe_hand
 
@@ -133,7 +134,8 @@ def rows_between(db: Session, night: GameSession, low: int, high: int) -> list[d
 # the table page's reads, prepared once (the live table polls them)
 _LATEST = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status != "superseded")
            .order_by(Hand.number.desc()).limit(bindparam("count")))  # type: ignore[attr-defined]
-_LAST_COUNTED = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status == "counted")
+_LAST_COUNTED = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status == "counted",
+                                    Hand.kind.not_in(sorted(figures.NOT_A_HAND)))  # type: ignore[attr-defined]
                  .order_by(Hand.number.desc()).limit(1))  # type: ignore[attr-defined]
 
 
@@ -143,7 +145,8 @@ def latest_hands(db: Session, night: GameSession, count: int) -> list[Hand]:
 
 
 def last_counted(db: Session, night: GameSession) -> Hand | None:
-    """The hand "undo" would void: the highest-numbered one that counts."""
+    """The hand "undo" would void: the highest-numbered one that counts (a pot closed at a seat
+    change is not a hand)."""
     return db.exec(_LAST_COUNTED, params={"night": night.id}).first()
 
 

@@ -28,6 +28,7 @@ from ledger.night import NightError
 from ledger.games.tonk import PRESETS
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number
+from ledger.web.pot_words import pot_sentence
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import (
     MAX_ID, authorised, host_secrets, join_with_code, my_nights, opens, remember_token, token_for_link,
@@ -112,7 +113,8 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     # found among the newest hands when it is one of them
     kept = figures.kept(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
-    last = next((hand for hand in recent if hand.status == "counted"), None)
+    # the last counted hand played: a pot closed at a seat change (TONGITS.md §4.9) deals nobody and is not undone
+    last = next((hand for hand in recent if hand.status == "counted" and hand.kind not in figures.NOT_A_HAND), None)
     if last is None and kept.counted_hands:
         last = hand_rows.last_counted(db, night)
     return {
@@ -129,9 +131,11 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "total_hands": kept.last_number,  # one current version per number, numbers gap-free
         "undo_number": last.number if last is not None and actor.can("undo") and night.status == "open" else None,
         "redo_number": _redo_number(db, night, actor),
-        "quick_outcomes": [(kind, outcome_title(kind)) for kind in
-                           HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()],
+        "quick_outcomes": [(kind, outcome_title(kind)) for kind in  # Tonk's entry form (Tong-its': its own page)
+                           HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()]
+                          if (night.game or "tonk") == "tonk" else [],
         "next_number": kept.last_number + 1,
+        "pot_line": pot_sentence(db, night),
     }
 
 

@@ -1,0 +1,81 @@
+"""The pot of a Tong-its night in words on the phone (TONGITS.md §4.8, §4.9): the table screen says
+what the pot holds and who is on a streak; closing the night says what happened to it (split among
+the seated players, carried, or empty), each one whole translated sentence; the settle-up plan of a
+night with money in the pot says who pays into it (no 500: the pot is a party of the balances)."""
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from tests.test_tongits_ledger import open_tongits, record, tongits_night
+from tests.test_web_pages import csrf_of, flashes
+
+
+def joined(client: Any, night: dict[str, Any]) -> None:
+    token = night["headers"]["Authorization"].split()[1]
+    assert client.get(f"/join/{night['id']}/{token}").status_code == 302
+
+
+def pot_line(page: str) -> str:
+    found = re.search(r'<p class="meta pot-line" id="pot-line">([^<]*)</p>', page)
+    assert found, "the table screen shows no pot"
+    return html.unescape(found.group(1))
+
+
+def close(client: Any, night: dict[str, Any]) -> str:
+    page = client.get(f"/s/{night['id']}/settle").get_data(as_text=True)
+    done = client.post(f"/s/{night['id']}/close", data={"csrf_token": csrf_of(page), "confirmed": "yes"},
+                       follow_redirects=True)
+    assert done.status_code == 200
+    return done.get_data(as_text=True)
+
+
+def test_the_table_screen_says_what_the_pot_holds_and_the_close_says_it_was_split(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    joined(client, night)
+    assert pot_line(client.get(f"/s/{night['id']}").get_data(as_text=True)) == "The pot is empty."
+    record(client, night, data["hands"][0])
+    page = client.get(f"/s/{night['id']}").get_data(as_text=True)
+    assert pot_line(page) == "The pot holds ₱30.00; Dodong has won 1 hand in a row."
+    settle = client.get(f"/s/{night['id']}/settle")
+    assert settle.status_code == 200
+    assert "Ligaya pays into the pot" in html.unescape(re.sub(r"<[^>]+>", "", settle.get_data(as_text=True)))
+    shown = flashes(close(client, night))
+    assert "The pot of ₱30.00 was split among 3 players." in shown, shown
+    assert pot_line(client.get(f"/s/{night['id']}").get_data(as_text=True)) == \
+        "The pot of ₱30.00 was split among 3 players."
+
+
+def test_a_carried_pot_says_so_at_the_close(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client, ruleset={"preset": "classic", "toggles": {"pot_at_end": "carry"}})
+    joined(client, night)
+    record(client, night, data["hands"][0])
+    shown = flashes(close(client, night))
+    assert "The pot of ₱30.00 is carried to the group's next night; the players' balances do not settle it." \
+        in shown, shown
+
+
+def test_an_empty_pot_says_so_at_the_close(client: Any) -> None:
+    night = open_tongits(client)
+    joined(client, night)
+    assert "The pot was empty when the night closed." in flashes(close(client, night))
+
+
+def test_the_pot_line_is_translated(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client)
+    joined(client, night)
+    record(client, night, data["hands"][0])
+    page = client.get(f"/s/{night['id']}?lang=fil").get_data(as_text=True)
+    line = pot_line(page)
+    assert "Dodong" in line and "pot" in line.lower() and "The pot holds" not in line
+
+
+def test_a_tonk_table_shows_no_pot(client: Any, night_data: dict[str, Any]) -> None:
+    body = {k: night_data[k] for k in ("name", "currency", "stake", "ruleset", "players", "first_dealer")}
+    created = client.post("/api/v1/sessions", json=body).get_json()
+    joined(client, {"id": created["id"], "headers": {"Authorization": f"Bearer {created['token']}"}})
+    assert 'id="pot-line"' not in client.get(f"/s/{created['id']}").get_data(as_text=True)
