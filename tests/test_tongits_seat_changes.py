@@ -297,3 +297,16 @@ def test_a_pot_close_is_never_voided_or_amended_on_its_own(client: Any, database
     assert response.status_code == 409 and response.get_json()["error"] == "not_a_hand"
     assert session(client, night) == before
     rescored_at(database_url, night["id"])
+
+
+def test_the_settle_up_of_a_night_with_money_in_the_pot_has_the_pot_as_a_party(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client, ruleset={"preset": "classic", "toggles": {"pot_at_end": "carry"}})
+    record(client, night, data["hands"][0])  # Ligaya -1500, Dodong 0, Marisol -1500, pot 3000
+    plan = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"])
+    assert plan.status_code == 200, plan.get_json()
+    lines = [(t["from"], t["to"], t["amount"]) for t in plan.get_json()["transfers"]]
+    assert lines == [("Ligaya", "pot", 1500), ("Marisol", "pot", 1500)]
+    post(client, night, "close")  # carried: the pot keeps its balance, and the plan still pays into it
+    after = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"]).get_json()
+    assert [(t["from"], t["to"], t["amount"]) for t in after["transfers"]] == lines

@@ -76,7 +76,11 @@ class TongitsScoreResultSchema(Answer):
 
 
 class SettlePlanSchema(Answer):
-    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
+        "description": "The fewest transfers that clear what is still owed. On a night whose game keeps a pot "
+                       "(Tong-its, TONGITS.md §4.8) with money in it (open, kept at a seat change, or carried at the "
+                       "close), the pot is a party: lines `to` `pot` say who pays into it; they are not payments "
+                       "between players (`POST …/payments` names players only)."})
     transfer_count = fields.Integer(required=True)
     minimal = fields.Boolean(required=True, metadata={"description": "True when proven to be the fewest."})
 
