@@ -79,3 +79,33 @@ def test_a_tonk_table_shows_no_pot(client: Any, night_data: dict[str, Any]) -> N
     created = client.post("/api/v1/sessions", json=body).get_json()
     joined(client, {"id": created["id"], "headers": {"Authorization": f"Bearer {created['token']}"}})
     assert 'id="pot-line"' not in client.get(f"/s/{created['id']}").get_data(as_text=True)
+
+
+def seats_post(client: Any, night: dict[str, Any], path: str, **fields: str) -> str:
+    page = client.get(f"/s/{night['id']}/seats").get_data(as_text=True)
+    done = client.post(f"/s/{night['id']}/seats/{path}", data={"csrf_token": csrf_of(page), **fields},
+                       follow_redirects=True)
+    assert done.status_code == 200
+    return done.get_data(as_text=True)
+
+
+def test_a_seat_change_from_the_phone_says_what_it_did_with_the_pot(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client, ruleset={"preset": "classic", "toggles": {"four_players": True}})
+    joined(client, night)
+    record(client, night, data["hands"][0])  # pot ₱30.00
+    shown = flashes(seats_post(client, night, "sit-in", name="Bong", after=""))
+    assert "Before the seat change, the pot of ₱30.00 was split among 3 players." in shown, shown
+    record(client, night, {"hand": 3, "outcome": {"kind": "tongits", "winner": "Bong"}, "hands": {}}, dealer=False)
+    shown = flashes(seats_post(client, night, "leave", name="Bong", settle="at_end", confirmed="yes"))
+    assert "Before the seat change, the pot of ₱40.00 was split among 4 players." in shown, shown
+
+
+def test_a_kept_pot_says_it_stays_for_the_new_seating(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client, ruleset={"preset": "classic",
+                                          "toggles": {"four_players": True, "pot_on_seat_change": "keep"}})
+    joined(client, night)
+    record(client, night, data["hands"][0])
+    shown = flashes(seats_post(client, night, "sit-in", name="Bong", after=""))
+    assert "The pot of ₱30.00 stays for the new seating; the streak starts again." in shown, shown

@@ -9,7 +9,7 @@ from sqlmodel import Session
 
 from ledger import night as ledger_night
 from ledger.i18n import _, ngettext
-from ledger.models import GameSession
+from ledger.models import GameSession, Hand
 from ledger.web.formatting import money
 
 
@@ -41,3 +41,21 @@ def pot_words(pot: Mapping[str, Any], currency: str) -> str:
     if balance:
         return _("The pot holds {amount}.", amount=money(balance, currency))
     return _("The pot is empty.")
+
+
+def seat_close_words(closed: Hand | None, currency: str) -> str | None:
+    """What a sit-in or a leave did with the pot before the seat changed (its ``close_pot`` entry,
+    TONGITS.md §4.9 ``pot_on_seat_change``): split among the seating of then, kept for the new
+    seating, or only the streak cleared; ``None`` when it closed nothing."""
+    if closed is None:
+        return None
+    pot = closed.result.get("pot") or {}
+    balance = int(pot.get("balance_before") or 0)
+    if int(pot.get("split") or 0) > 0:
+        return ngettext("Before the seat change, the pot of {amount} was split among {count} player.",
+                        "Before the seat change, the pot of {amount} was split among {count} players.",
+                        len(closed.players), amount=money(int(pot["split"]), currency))
+    if balance:
+        return _("The pot of {amount} stays for the new seating; the streak starts again.",
+                 amount=money(balance, currency))
+    return _("The streak starts again for the new seating.")
