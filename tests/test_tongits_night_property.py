@@ -17,7 +17,7 @@ from ledger import seating
 from ledger.db import LedgerSession
 from ledger.errors import NightError
 from ledger.games import HandError, game
-from ledger.models import GameSession, Hand
+from ledger.models import GameSession, Hand, HandTransfer
 from tests.tongits_rescore import rescored_from_the_start
 
 NAMES = ("Ligaya", "Dodong", "Marisol", "Bong", "Nena")
@@ -163,6 +163,11 @@ def kept_equals_a_rescore(db: LedgerSession, night_id: str) -> None:
     assert (shown["balance_minor"], shown["holder"], shown["streak"]) == \
            (kept["pot"], kept["state"]["holder"], kept["state"]["streak"])
     assert sum(ledger_night.balances(db, night).values()) + kept["pot"] == 0
+    for hand in current_hands(db, night_id):  # every kept hand's transfer rows are its (re-scored) result's
+        rows = db.exec(select(HandTransfer).where(HandTransfer.hand_id == hand.id)
+                       .order_by(HandTransfer.id)).all()  # type: ignore[arg-type]
+        assert [{"from": r.payer, "to": r.payee, "amount": r.amount_minor} for r in rows] == \
+            hand.result["transfers"], hand.number
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
