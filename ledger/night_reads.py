@@ -322,7 +322,10 @@ def hand_json(hand: Hand) -> dict[str, Any]:
     } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {})
 
 
-def _describer(result: Mapping[str, Any]) -> Any:
+def describer_of(result: Mapping[str, Any]) -> Any:
     """The describing function of the game that scored ``result``: a stored Tong-its result
     (TONGITS.md §8.2) is the one with a ``pot``; Tonk's never has one."""
     return describe_tongits_hand if "pot" in result else describe_hand
+
+
+_describer = describer_of

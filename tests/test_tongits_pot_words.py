@@ -109,3 +109,19 @@ def test_a_kept_pot_says_it_stays_for_the_new_seating(client: Any) -> None:
     record(client, night, data["hands"][0])
     shown = flashes(seats_post(client, night, "sit-in", name="Bong", after=""))
     assert "The pot of ₱30.00 stays for the new seating; the streak starts again." in shown, shown
+
+
+def test_the_history_shows_a_seat_change_close_in_words_with_nothing_to_void(client: Any) -> None:
+    data = tongits_night()
+    night = open_tongits(client, ruleset={"preset": "classic", "toggles": {"four_players": True}})
+    joined(client, night)
+    record(client, night, data["hands"][0])
+    seats_post(client, night, "sit-in", name="Bong", after="")
+    page = client.get(f"/s/{night['id']}/hands").get_data(as_text=True)
+    row = re.search(r'(?s)<li class="hand[^"]*" id="hand-2">.*?</li>', page)
+    assert row, "the history shows no entry 2"
+    text = html.unescape(re.sub(r"<[^>]+>", " ", row.group(0)))
+    assert "The pot was split among the players" in text
+    assert "/hands/2/void" not in row.group(0) and "/amend" not in row.group(0)
+    first = re.search(r'(?s)<li class="hand[^"]*" id="hand-1">.*?</li>', page)
+    assert first and "Stock out: Dodong won" in html.unescape(first.group(0))  # Tong-its' own words

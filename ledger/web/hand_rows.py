@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from ledger import figures
 from ledger.models import AuditEvent, GameSession, Hand
-from ledger.games.tonk.describe import describe_hand
+from ledger.night_reads import describer_of
 
 
 def stamp(event: AuditEvent | None) -> dict[str, Any] | None:
@@ -47,7 +47,8 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "version": hand.version,
         "status": hand.status,
         "dealer": hand.dealer,
-        "description": str(describe_hand(hand.entry.get("outcome", {}), hand.result)),  # in the request's language
+        "description": str(describer_of(hand.result)(hand.entry.get("outcome", {}), hand.result)),  # request's language
+        "fixed": hand.kind in figures.NOT_A_HAND,  # a pot closed by the ledger: never voided or corrected on its own
         "amounts": [(p, int(net.get(p, 0))) for p in hand.players or night.players],  # its own seating
         "voided": hand.status == "voided",
         "redeal": hand.redeal,
