@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from sqlmodel import select
 
 from ledger import night as ledger_night

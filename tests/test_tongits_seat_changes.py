@@ -235,7 +235,7 @@ def the_close(client: Any, night: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_voiding_a_hand_before_a_leave_rescores_the_split_and_the_hands_after(client: Any, database_url: str) -> None:
-    data, night = left_after(client, 3)
+    _data, night = left_after(client, 3)
     close = the_close(client, night)
     assert close["number"] == 4 and close["pot"]["split"] == close["pot"]["balance_before"] > 0
     before = session(client, night)
@@ -274,7 +274,7 @@ def test_amending_a_hand_before_a_sit_in_rescores_its_split(client: Any, databas
 
 
 def test_undo_after_a_leave_undoes_the_hand_not_the_close(client: Any, database_url: str) -> None:
-    data, night = left_after(client, 3)
+    _data, night = left_after(client, 3)
     for _ in range(3):  # the three hands after the leave
         post(client, night, "undo")
     close = the_close(client, night)
@@ -287,7 +287,7 @@ def test_undo_after_a_leave_undoes_the_hand_not_the_close(client: Any, database_
 
 
 def test_a_pot_close_is_never_voided_or_amended_on_its_own(client: Any, database_url: str) -> None:
-    data, night = left_after(client, 3)
+    _data, night = left_after(client, 3)
     before = session(client, night)
     response = client.post(f"/api/v1/sessions/{night['id']}/hands/4/void", headers=night["headers"])
     assert response.status_code == 409 and response.get_json()["error"] == "not_a_hand"

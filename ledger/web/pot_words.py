@@ -3,7 +3,8 @@ screen and the close, saying what the pot holds and who is on a streak, or what 
 with it (split among the seated players, carried to the group's next night, or empty)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from sqlmodel import Session
 
