@@ -32,7 +32,8 @@ def checked_table(db: Session, night_id: str) -> dict[str, object]:
     assert night is not None, night_id
     every = list(db.exec(select(Hand).where(Hand.session_id == night_id, Hand.status != "superseded")))
     counted = sorted((h for h in every if h.status == "counted"), key=lambda h: h.number)
-    last = counted[-1] if counted else None
+    played = [h for h in counted if h.kind not in figures.NOT_A_HAND]  # a closed pot deals nobody, is not undone
+    last = played[-1] if played else None
     again = figures.recompute(db, night)
     shown = table_state(db, night, SYSTEM)
     assert dict(shown["balances"]) == again.net

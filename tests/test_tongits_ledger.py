@@ -170,7 +170,9 @@ def test_the_shared_night_hand_by_hand(client: Any, database_url: str, send_deal
     assert body["pot_closed"]["net"] == close["net"]
     assert body["pot_closed"]["pot"] == close["pot"]
     assert body["net"] == data["expected"]["net_after_close"]
-    assert body["pot"] == {"balance_minor": 0, "holder": None, "streak": 0}
+    assert body["pot"] == {"balance_minor": 0, "holder": None, "streak": 0,  # and it says what the close did
+                           "closed": "split", "closed_minor": data["expected"]["pot_balance"], "closed_among": 3}
+    assert session(client, night)["pot"] == body["pot"]
     assert body["hand_count"] == data["expected"]["hands_recorded"]  # the close is not a hand
     kept = checked_figures_at(database_url, night["id"])
     assert kept.accounts == {"pot": 0} and sum(kept.net.values()) == 0
@@ -189,7 +191,8 @@ def test_a_carried_pot_stays_in_the_pot_at_the_close(client: Any, database_url: 
     body = client.post(f"/api/v1/sessions/{night['id']}/close", headers=night["headers"]).get_json()
     assert body["pot_closed"]["transfers"] == [] and body["pot_closed"]["pot"]["split"] == 0
     assert body["net"] == before["net"]
-    assert body["pot"] == {"balance_minor": before["pot"]["balance_minor"], "holder": None, "streak": 0}
+    assert body["pot"] == {"balance_minor": before["pot"]["balance_minor"], "holder": None, "streak": 0,
+                           "closed": "carried", "closed_minor": before["pot"]["balance_minor"], "closed_among": 0}
     kept = checked_figures_at(database_url, night["id"])
     assert sum(kept.net.values()) + kept.accounts["pot"] == 0
 
@@ -198,6 +201,8 @@ def test_an_empty_pot_closes_with_no_entry(client: Any) -> None:
     night = open_tongits(client)
     body = client.post(f"/api/v1/sessions/{night['id']}/close", headers=night["headers"]).get_json()
     assert "pot_closed" not in body and body["next_number"] == 1
+    assert body["pot"] == {"balance_minor": 0, "holder": None, "streak": 0,
+                           "closed": "empty", "closed_minor": 0, "closed_among": 0}
 
 
 def test_a_refused_tongits_hand_changes_nothing(client: Any, database_url: str) -> None:

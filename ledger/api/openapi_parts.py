@@ -17,7 +17,8 @@ ERROR_CODES = {
          "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
-         "(with `current`), `hand_voided`, `idempotency_key_reused`, `night_carried` (a payment or its void on "
+         "(with `current`), `hand_voided`, `not_a_hand` (a pot closed at a seat change is never voided or amended "
+         "on its own), `idempotency_key_reused`, `night_carried` (a payment or its void on "
          "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
          "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself).",
     410: "`code_used`: the recovery code was used already, or replaced by a new one.",

@@ -76,7 +76,11 @@ class TongitsScoreResultSchema(Answer):
 
 
 class SettlePlanSchema(Answer):
-    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
+        "description": "The fewest transfers that clear what is still owed. On a night whose game keeps a pot "
+                       "(Tong-its, TONGITS.md §4.8) with money in it (open, kept at a seat change, or carried at the "
+                       "close), the pot is a party: lines `to` `pot` say who pays into it; they are not payments "
+                       "between players (`POST …/payments` names players only)."})
     transfer_count = fields.Integer(required=True)
     minimal = fields.Boolean(required=True, metadata={"description": "True when proven to be the fewest."})
 
@@ -153,6 +157,14 @@ class NightPotSchema(Answer):
     balance_minor = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
     holder = fields.String(required=True, allow_none=True, metadata={"description": "The hitter, or null."})
     streak = fields.Integer(required=True, validate=validate.Range(min=0))
+    closed = fields.String(validate=validate.OneOf(("split", "carried", "empty")), metadata={
+        "description": "A closed night only: what its close did with the pot (TONGITS.md §4.9, `pot_at_end`): `split` "
+                       "among the seated players, `carried` (the balance stays in the pot for the group's next night; "
+                       "the players' nets do not settle it), or `empty` (nothing was in it)."})
+    closed_minor = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "A closed night only: the balance the close split or carried, minor units (0 when empty)."})
+    closed_among = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "A closed night only: how many seated players shared a split (0 unless `split`)."})
 
 
 class RosterEntrySchema(Answer):

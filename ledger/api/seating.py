@@ -19,21 +19,32 @@ from ledger.storage.db import get_session
 
 @bp.post("/sessions/<session_id>/players")
 def sit_in(session_id: str) -> Any:
-    """``{"name", "after"?}`` → 201 ``{players, from_hand, next_dealer}``; 422
-    ``too_many_players``, ``duplicate_player``, ``unknown_player`` (``after`` not seated)."""
+    """``{"name", "after"?}`` → 201 ``{players, from_hand, next_dealer}``, and ``pot_closed`` (the
+    ``close_pot`` entry as a hand, and the session's ``pot`` after it) when the sit-in closed an
+    open pot first (TONGITS.md §4.9); 422 ``too_many_players``, ``duplicate_player``,
+    ``unknown_player`` (``after`` not seated)."""
     night, actor = authorised(session_id, "seat")
     data = load(SitInSchema(), json_body())
     db = get_session()
     change = seat_renames.sit_in(db, night, data["name"], data["after"], actor)
     return jsonify({"players": list(change.players), "from_hand": change.from_hand,
-                    "next_dealer": ledger_night.next_dealer(db, night)}), 201
+                    "next_dealer": ledger_night.next_dealer(db, night)}
+                   | _pot_closed(db, night, change.pot_closed)), 201
+
+
+def _pot_closed(db: Any, night: Any, closed: Any) -> dict[str, Any]:
+    """``{"pot_closed": hand, "pot": {...}}`` for a seat change that closed the pot first
+    (TONGITS.md §4.9), ``{"pot": {...}}`` on a night with a pot that had none to close, ``{}`` on a
+    night without a pot (Tonk)."""
+    return ({} if closed is None else {"pot_closed": ledger_night.hand_json(closed)}) | ledger_night.pot_json(db, night)
 
 
 @bp.post("/sessions/<session_id>/players/leave")
 def leave(session_id: str) -> Any:
     """``{"name", "settle": "now" | "at_end"}`` → 200 ``{players, from_hand, as_of_hand,
-    balance, cash_out: {transfers: [{from, to, amount}], remaining}, payments, outstanding}``;
-    422 ``unknown_player`` for a player not seated."""
+    balance, cash_out: {transfers: [{from, to, amount}], remaining}, payments, outstanding}``,
+    and ``pot_closed`` / ``pot`` as for a sit-in (the leaver's ``balance`` and cash-out include
+    their share of a split pot); 422 ``unknown_player`` for a player not seated."""
     night, actor = authorised(session_id, "seat")
     data = load(LeaveSchema(), json_body())
     db = get_session()
@@ -45,7 +56,7 @@ def leave(session_id: str) -> Any:
         "payments": [ledger_night.payment_json(p) for p in gone.payments],
         "outstanding": ledger_night.outstanding(db, night),
         "next_dealer": ledger_night.next_dealer(db, night),
-    })
+    } | _pot_closed(db, night, gone.pot_closed))
 
 
 @bp.post("/sessions/<session_id>/stake")

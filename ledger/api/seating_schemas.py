@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
-from ledger.api.responses import PaymentOutSchema, TransferSchema
+from ledger.api.responses import HandSchema, NightPotSchema, PaymentOutSchema, TransferSchema
 from ledger.api.schemas import NAME_BOUNDS, STAKE_BOUNDS
 from ledger.night.seating import SETTLE_CHOICES
 
@@ -70,12 +70,20 @@ class _Answer(Schema):
         unknown = INCLUDE
 
 
+POT_CLOSED = ("Present when the change closed an open pot first (a Tong-its night, TONGITS.md §4.9): that "
+              "`close_pot` entry (reason `seat_change`), split among the players seated before the change, or "
+              "kept (`pot_on_seat_change`); the streak is cleared either way.")
+POT_AFTER = "A night whose game keeps a pot (Tong-its): the pot after the change, as in the session."
+
+
 class SeatedSchema(_Answer):
     """201 of a sit-in: the seating from ``from_hand`` on."""
 
     players = fields.List(fields.String(), required=True, metadata={"description": "Seat order, clockwise."})
     from_hand = fields.Integer(required=True, metadata={"description": "The first hand played at this seating."})
     next_dealer = fields.String(required=True)
+    pot_closed = fields.Nested(HandSchema, metadata={"description": POT_CLOSED})
+    pot = fields.Nested(NightPotSchema, metadata={"description": POT_AFTER})
 
 
 class CashOutSchema(_Answer):
@@ -100,6 +108,9 @@ class LeftSchema(_Answer):
                            metadata={"description": "The cash-out recorded as payments (settle now), else empty."})
     outstanding = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     next_dealer = fields.String(required=True)
+    pot_closed = fields.Nested(HandSchema, metadata={"description": POT_CLOSED + " The leaver's `balance` and "
+                                                                                 "cash-out include their share."})
+    pot = fields.Nested(NightPotSchema, metadata={"description": POT_AFTER})
 
 
 class StakeChangedSchema(_Answer):

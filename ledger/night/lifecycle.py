@@ -193,7 +193,8 @@ def amend_hand(
     request (a recorded hand, another hand or version, other content), 404
     ``hand_not_found``, 422 ``invalid_entry`` (field ``version``) for a version the hand never
     had, 409 ``stale_version`` (with the ``current`` hand) when someone amended it first, 409
-    ``hand_voided``, 409 ``session_closed``; :class:`AccessDenied` unless host.
+    ``hand_voided``, 409 ``not_a_hand`` for a pot closed at a seat change, 409 ``session_closed``;
+    :class:`AccessDenied` unless host.
     """
     actor.require("amend")
     check_idempotency_key(submission.idempotency_key)
@@ -222,6 +223,7 @@ def amend_hand(
     if current.status == "voided":
         raise NightError(409, "hand_voided", N_("Hand {number} is void; record a new hand instead."), "number",
                          number=number)
+    _refuse_a_pot_close(current)
     dealer = submission.dealer if submission.dealer is not None else current.dealer
     by_rule = deals_by_rule(night)
     start = rescoring.before(db, night, number) if by_rule else None
@@ -270,7 +272,8 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     """Void hand ``number``: it is kept (shown struck through) and stops counting; ``undo``
     marks the audit event as the host's "undo last hand" (so it can be redone).
 
-    Voiding a voided hand changes nothing. Raises :class:`NightError` 404 ``hand_not_found``,
+    Voiding a voided hand changes nothing. Raises :class:`NightError` 409 ``not_a_hand`` for a
+    pot closed at a seat change (:func:`_refuse_a_pot_close`), 404 ``hand_not_found``,
     409 ``session_closed``; :class:`AccessDenied` unless host.
     """
     actor.require("void")
@@ -281,6 +284,7 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
         raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if hand.status == "voided":
         return hand
+    _refuse_a_pot_close(hand)
     hand.status = "voided"
     hand.voided_at = utcnow()
     db.add(hand)
@@ -293,6 +297,16 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
                               rescoring.following(hand.dealer, hand.result), actor)
     db.commit()
     return hand
+
+
+def _refuse_a_pot_close(hand: Hand) -> None:
+    """A ``close_pot`` entry (TONGITS.md §4.9) is the ledger's own, made when a seat changed: it
+    follows the hands before it (a correction of those re-scores it) and is never voided or amended
+    on its own. Raises :class:`NightError` 409 ``not_a_hand`` (field ``number``)."""
+    if hand.kind in figures.NOT_A_HAND:
+        raise NightError(409, "not_a_hand",
+                         N_("Entry {number} closed the pot when a seat changed; it follows the hands before it and "
+                            "cannot be voided or amended on its own."), "number", number=hand.number)
 
 
 def _rechain_or_roll_back(db: Session, night: GameSession, number: int, start: rescoring.Before,
@@ -371,10 +385,12 @@ def redo_undo(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
 
 
 def undo_last_hand(db: Session, night: GameSession, actor: Actor = SYSTEM) -> Hand:
-    """Void the most recent counted hand (the host's "undo"). Raises :class:`NightError` 404
-    ``nothing_to_undo`` when no hand counts."""
+    """Void the most recent counted hand (the host's "undo"; a pot closed at a seat change since is
+    not a hand: the hand before it is undone and the close re-scored). Raises :class:`NightError`
+    404 ``nothing_to_undo`` when no hand counts."""
     actor.require("undo")
-    last = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted")
+    last = db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status == "counted",
+                                      Hand.kind.not_in(sorted(figures.NOT_A_HAND)))  # type: ignore[attr-defined]
                    .order_by(Hand.number.desc())).first()  # type: ignore[attr-defined]
     if last is None:
         raise NightError(404, "nothing_to_undo", N_("No counted hand to undo."))

@@ -256,13 +256,39 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
 def pot_json(db: Session, night: GameSession) -> dict[str, Any]:
     """``{"pot": {"balance_minor", "holder", "streak"}}`` for a night whose game keeps a pot
     (TONGITS.md §4.8: the balance kept in the night's ``pot`` account, minor units; the holder
-    and streak of the state the next hand is scored from); ``{}`` for a game without one (Tonk)."""
+    and streak of the state the next hand is scored from); ``{}`` for a game without one (Tonk).
+    A closed night's pot also says what its close did (:func:`pot_at_close`): ``closed``
+    (``"split"``, ``"carried"`` or ``"empty"``), ``closed_minor`` (the balance split or carried,
+    minor units) and ``closed_among`` (how many seated players shared a split, else 0)."""
     if "pot" not in game(night.game or None).accounts:
         return {}
     kept = figures.kept_accounts(db, night)
     state = figures.kept_state(db, night) or {}
-    return {"pot": {"balance_minor": kept.get("pot", 0), "holder": state.get("holder"),
-                    "streak": int(state.get("streak") or 0)}}
+    pot: dict[str, Any] = {"balance_minor": kept.get("pot", 0), "holder": state.get("holder"),
+                           "streak": int(state.get("streak") or 0)}
+    closing = pot_at_close(db, night)
+    if closing is not None:
+        pot |= closing
+    return {"pot": pot}
+
+
+def pot_at_close(db: Session, night: GameSession) -> dict[str, Any] | None:
+    """What the close of a closed night whose game keeps a pot did with it (TONGITS.md §4.9,
+    ``pot_at_end``): ``{"closed": "split" | "carried" | "empty", "closed_minor", "closed_among"}``
+    (``split``: ``closed_minor`` paid out among ``closed_among`` seated players; ``carried``: the
+    balance stays in the night's pot account, which the players' nets do not settle; ``empty``:
+    nothing was in the pot); ``None`` for an open night or a game without a pot. One indexed read."""
+    if night.status != "closed" or "pot" not in game(night.game or None).accounts:
+        return None
+    entry = pot_closed_at_close(db, night)
+    pot = (entry.result.get("pot") or {}) if entry is not None else {}
+    balance = int(pot.get("balance_before") or 0)
+    if balance == 0:
+        return {"closed": "empty", "closed_minor": 0, "closed_among": 0}
+    if int(pot.get("split") or 0) > 0:
+        assert entry is not None
+        return {"closed": "split", "closed_minor": int(pot["split"]), "closed_among": len(entry.players)}
+    return {"closed": "carried", "closed_minor": balance, "closed_among": 0}
 
 
 def pot_closed_at_close(db: Session, night: GameSession) -> Hand | None:
@@ -290,7 +316,7 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "outcome": hand.entry.get("outcome"),
         "hands": hand.entry.get("hands"),
         "side_bets": hand.entry.get("side_bets"),
-        "description": str(_describer(result)(hand.entry.get("outcome", {}), result)),  # the reader's language
+        "description": str(describe_stored(hand.entry.get("outcome", {}), result)),  # the reader's language
         "transfers": list(result.get("transfers", [])),
         "net": dict(result.get("net", {})),
         "redeal": bool(result.get("redeal")),
@@ -303,10 +329,11 @@ def hand_json(hand: Hand) -> dict[str, Any]:
 def describe_stored(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
     """A stored hand in one sentence (:class:`~ledger.sentences.Sentence`) by the game that
     scored it: Tong-its' for a TONGITS.md §8.2 result (it has a ``pot``), else Tonk's."""
-    return _describer(result)(outcome, result)
+    return describer_of(result)(outcome, result)
 
 
-def _describer(result: Mapping[str, Any]) -> Any:
+def describer_of(result: Mapping[str, Any]) -> Any:
     """The describing function of the game that scored ``result``: a stored Tong-its result
     (TONGITS.md §8.2) is the one with a ``pot``; Tonk's never has one."""
     return describe_tongits_hand if "pot" in result else describe_hand
+

@@ -211,15 +211,10 @@ def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Han
     pot account, the players' nets and the state kept like a hand's, and audited as recorded.
     Returns the stored entry, or ``None`` when there is nothing to close (a game without a pot,
     or an empty pot with nobody on a streak). Raises nothing for a well-formed night."""
-    chosen = game(night.game or None)
-    state = night.game_state
-    if "pot" not in chosen.accounts or state is None:
+    closing = pot_close_preview(night, reason)
+    if closing is None:
         return None
-    if not state.get("balance") and state.get("holder") is None:
-        return None
-    submission = Submission(outcome={"kind": "close_pot", "reason": reason}, hands={})
-    result = chosen.score(rules_of(night), players=tuple(night.players), stake_minor=night.stake_minor,
-                          dealer=None, state=state, entry=submission.entry())
+    submission, result = closing
     dealer = next_dealer(db, night)  # a close deals nobody: the dealer of the next hand stays
     taken = figures.new_hand_number(db, night, counted=False)
     if taken is None:
@@ -232,6 +227,24 @@ def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Han
     audit(db, night, actor, "hand_recorded", hand_number=number,
           after={"dealer": dealer, "entry": hand.entry, "net": result.net, "state": result.state})
     return hand
+
+
+def pot_close_preview(night: GameSession, reason: str) -> tuple[Submission, Scored] | None:
+    """What :func:`close_pot` would store now for ``reason`` (``end_of_night`` or ``seat_change``,
+    TONGITS.md §4.9), scored by the game from the night's state at its current seating, without
+    writing: ``(submission, result)``, the result's ``net`` in minor units (``"pot"`` included);
+    ``None`` when there is nothing to close (a game without a pot, or an empty pot with nobody on a
+    streak). Raises nothing for a well-formed night."""
+    chosen = game(night.game or None)
+    state = night.game_state
+    if "pot" not in chosen.accounts or state is None:
+        return None
+    if not state.get("balance") and state.get("holder") is None:
+        return None
+    submission = Submission(outcome={"kind": "close_pot", "reason": reason}, hands={})
+    result = chosen.score(rules_of(night), players=tuple(night.players), stake_minor=night.stake_minor,
+                          dealer=None, state=state, entry=submission.entry())
+    return submission, result  # type: ignore[return-value]
 
 
 def _check_seen(night: GameSession, submission: Submission, players: list[str], stake_minor: int) -> None:

@@ -72,7 +72,10 @@ def rechain(
     just after ``after`` is now scored from), inside the caller's write transaction after
     :func:`ledger.night.figures.lock`. ``old_next`` is who the dealer rule named for that hand before the
     correction: a later hand dealt by the rule's dealer (its dealer was the rule's then) gets the
-    rule's dealer of now; one whose table chose another dealer keeps it. Each hand whose result or
+    rule's dealer of now; one whose table chose another dealer keeps it. A ``close_pot`` entry
+    (the end of the night, or a seat change: TONGITS.md §4.9) is re-scored like a hand, at the
+    seating it was closed at, so its split follows the pot it now closes and the hands after it
+    start from its cleared streak. Each hand whose result or
     dealer changes gets a new version (the old one superseded), the figures and accounts move by
     the difference, and an audit ``hand_amended`` event with ``rescored: true`` says so. The
     night's state becomes the one the last counted hand leaves. Returns the new versions. Raises
@@ -88,8 +91,9 @@ def rechain(
     for hand in later:
         stored_next = following(hand.dealer, hand.result)
         dealer = hand.dealer
-        if hand.kind not in figures.NOT_A_HAND and new_next is not None and hand.dealer == old_next \
-                and new_next in hand.players:
+        # a closed pot deals nobody but is stored with the dealer of the next hand: it follows the rule too,
+        # so the hands after a seat change's close go on from the right dealer
+        if new_next is not None and hand.dealer == old_next and new_next in hand.players:
             dealer = new_next
         old_next = stored_next
         submission = Submission(outcome=hand.entry.get("outcome"), hands=hand.entry.get("hands"),

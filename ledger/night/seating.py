@@ -33,6 +33,7 @@ from ledger.night.lifecycle import (
     Submission,
     audit,
     balances,
+    close_pot,
     hands_of,
     next_dealer,
     next_number,
@@ -42,8 +43,10 @@ from ledger.night.lifecycle import (
     rules_of,
     store_version,
 )
+from ledger.night import rescoring
+from ledger.night.recording import deals_by_rule, pot_close_preview, stored_result
 from ledger.games.tonk import HandError
-from ledger.games.tonk.renaming import rename_entry, rename_result
+from ledger.games.tonk.renaming import rename_entry, rename_result, rename_state
 from ledger.games.tonk.validation import check_stake
 from ledger.sentences import N_, Sentence
 from ledger.settlement.plan import CashOut, cash_out
@@ -54,17 +57,21 @@ SETTLE_CHOICES = ("now", "at_end")
 
 @dataclass(frozen=True, slots=True)
 class SeatingChange:
-    """The seating after a change and the first hand it applies to."""
+    """The seating after a change and the first hand it applies to; ``pot_closed``: the
+    ``close_pot`` entry (reason ``seat_change``, TONGITS.md §4.9) the change recorded first, for a
+    night whose game keeps a pot that was open, else ``None``."""
 
     players: tuple[str, ...]
     from_hand: int
+    pot_closed: Hand | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Departure:
     """A player who left: the seating after, from which hand, their balance as of their last
     hand (``as_of_hand``; ``balance_minor`` over the hands, ``outstanding_minor`` after the
-    payments made before leaving), the cash-out and, when settled now, its payments."""
+    payments made before leaving), the cash-out and, when settled now, its payments; ``pot_closed``:
+    the ``close_pot`` entry the leave recorded first (TONGITS.md §4.9), else ``None``."""
 
     name: str
     players: tuple[str, ...]
@@ -75,6 +82,7 @@ class Departure:
     settle: str
     cash_out: CashOut
     payments: tuple[Payment, ...]
+    pot_closed: Hand | None = None
 
 
 def _locked(db: Session, night: GameSession) -> GameSession:
@@ -103,6 +111,12 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     at the next dealer's right so that they deal last (RULES.md §2). A player who left comes
     back under the same name and keeps their balance.
 
+    On a night whose game keeps a pot (Tong-its) with a pot still open (a balance, or someone on a
+    streak), the pot is closed first, in the same transaction (:func:`close_pot`, reason
+    ``seat_change``, TONGITS.md §4.9: the rules' ``pot_on_seat_change``, ``split`` among the
+    players seated before the change, or ``keep``; the streak is cleared either way): that entry
+    takes the next number, and the new seating applies from the hand after it.
+
     Raises :class:`HandError` 422 ``invalid_entry`` (field ``name``) for a name that is not a
     name, ``duplicate_player`` (already seated, or looking like someone who sat:
     :func:`ledger.names.look_alike`), ``unknown_player`` (field ``after``) when ``after`` is not seated,
@@ -127,6 +141,7 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
         raise HandError("too_many_players",
                         N_("These rules seat at most {most} players, and {count} are seated."), "name",
                         most=most, count=len(seated))
+    closed = close_pot(db, night, actor, "seat_change")  # TONGITS.md §4.9: before anyone joins
     from_hand = next_number(db, night)
     index = seat_for_newcomer(seated, next_dealer(db, night), neighbour)
     players = seated[:index] + [name] + seated[index:]
@@ -138,9 +153,14 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     db.add(night)
     audit(db, night, actor, "player_sat_in", before={"players": seated},
           after={"name": name, "players": players, "from_hand": from_hand, "after": players[index - 1] if index else None,
-                 "returning": returning})
+                 "returning": returning} | _closed_number(closed))
     db.commit()
-    return SeatingChange(tuple(players), from_hand)
+    return SeatingChange(tuple(players), from_hand, closed)
+
+
+def _closed_number(closed: Hand | None) -> dict[str, Any]:
+    """The audit detail naming the ``close_pot`` entry a seat change recorded first, if any."""
+    return {} if closed is None else {"pot_closed": closed.number}
 
 
 def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor: Actor = SYSTEM) -> Departure:
@@ -150,6 +170,10 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     those transfers are recorded as payments (``kind`` ``cash_out``) at once; with
     ``"at_end"`` they are only shown, and the leaver stays in the night's final plan. A player
     who left may sit in again later.
+
+    On a night whose game keeps an open pot (Tong-its), the pot is closed first in the same
+    transaction, as :func:`sit_in` closes it (TONGITS.md §4.9, ``seat_change``: a ``split`` pays the
+    leaver their share too), so the leaver's balance and cash-out include their share.
 
     Raises :class:`HandError` 422 ``invalid_entry`` (field ``settle``), ``unknown_player``
     (field ``name``) for a player who is not seated, ``too_few_players`` for the last player
@@ -174,7 +198,8 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     if len(seated) == 1:
         raise HandError("too_few_players", N_("{name} is the last player seated; close the night instead."), "name",
                         name=name)
-    quote = cash_out_quote(db, night, name)
+    closed = close_pot(db, night, actor, "seat_change")  # TONGITS.md §4.9: the leaver gets their share
+    quote = cash_out_quote(db, night, name, pot_open=closed is None)
     from_hand, as_of, balance, owed, plan = (quote.from_hand, quote.as_of_hand, quote.balance_minor,
                                              quote.outstanding, quote.cash_out)
     players = [p for p in seated if p != name]
@@ -194,9 +219,10 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
         "name": name, "players": players, "from_hand": from_hand, "as_of_hand": as_of, "settle": settle,
         "balance": balance, "outstanding": owed[name], "cash_out": plan.to_json(),
         "payments": [payment_json(p) for p in payments],
-    })
+    } | _closed_number(closed))
     db.commit()
-    return Departure(name, tuple(players), from_hand, as_of, balance, owed[name], settle, plan, tuple(payments))
+    return Departure(name, tuple(players), from_hand, as_of, balance, owed[name], settle, plan, tuple(payments),
+                     closed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,16 +238,31 @@ class Quote:
     cash_out: CashOut
 
 
-def cash_out_quote(db: Session, night: GameSession, name: str) -> Quote:
+def cash_out_quote(db: Session, night: GameSession, name: str, *, pot_open: bool = True) -> Quote:
     """The cash-out :func:`leave` would make for the seated player ``name`` now (nothing is
-    written; the phone shows it before the host confirms). Raises ``ValueError`` for a player
-    who is not seated."""
+    written; the phone shows it before the host confirms). With ``pot_open`` (the default), a pot
+    the leave would close first (:func:`ledger.night.recording.pot_close_preview`, TONGITS.md §4.9) is
+    counted as closed: everyone's share of a split is in the balances and the plan, and
+    ``from_hand`` / ``as_of_hand`` are the numbers after that entry. Raises ``ValueError`` for a
+    player who is not seated."""
     if name not in night.players:
         raise ValueError(f"{name!r} is not seated")
     owed = outstanding(db, night)
-    plan = cash_out(owed, name, [p for p in night.players if p != name])
-    return Quote(name, next_number(db, night), figures.last_hands(db, night)[name], balances(db, night)[name],
-                 owed, plan)
+    balance = balances(db, night)[name]
+    from_hand, as_of = next_number(db, night), figures.last_hands(db, night)[name]
+    closing = pot_close_preview(night, "seat_change") if pot_open else None
+    if closing is not None:  # the close takes the next number and pays the seated players their shares
+        share = closing[1].net
+        owed = {player: amount + share.get(player, 0) for player, amount in owed.items()}
+        balance += share.get(name, 0)
+        from_hand, as_of = from_hand + 1, from_hand
+    # the pot (TONGITS.md §4.8) is no one to pay or be paid at a cash-out, but what it holds is what
+    # the players' balances do not sum to: it is a party of the balances only
+    accounts = {account: amount for account, amount in figures.kept_accounts(db, night).items() if amount}
+    if closing is not None:
+        accounts = {account: amount + closing[1].net.get(account, 0) for account, amount in accounts.items()}
+    plan = cash_out(owed | {a: v for a, v in accounts.items() if v}, name, [p for p in night.players if p != name])
+    return Quote(name, from_hand, as_of, balance, owed, plan)
 
 
 def change_stake(db: Session, night: GameSession, stake_minor: int, actor: Actor = SYSTEM) -> tuple[int, int]:
@@ -260,6 +301,12 @@ def swap_seats(
     it later brings it back at the fixed seats (one that seated only one of the two is left as
     it was). All or nothing: when any hand refuses, nothing changes.
 
+    On a night whose game scores a hand from the state the hands before left (Tong-its' pot,
+    TONGITS.md §4.8), the re-entered hands are scored in number order from that chained state, a
+    later hand whose pot input changed gets a new version too, and the night's state becomes the
+    one the last counted hand leaves. A swap keeps the same players at the table (nobody is "about
+    to leave or join", TONGITS.md §4.9), so it never closes the pot.
+
     Returns the new versions, number order. Raises :class:`HandError` 422 ``invalid_entry``
     (the same player twice, a ``from_hand`` outside the night), ``unknown_player`` for a name
     who never sat; :class:`NightError` 422 with the refusing hand's code (``unknown_player``
@@ -281,26 +328,39 @@ def swap_seats(
     if type(from_hand) is not int or not 1 <= from_hand <= upcoming:
         raise HandError("invalid_entry", N_("Say from which hand, 1 to {most}."), "from_hand", most=upcoming)
     swap = {a: b, b: a}
+    by_rule = deals_by_rule(night)  # Tong-its: each hand is scored from the state the counted hands before leave
+    chain = rescoring.before(db, night, from_hand).state if by_rule else None
     planned: list[tuple[Hand, list[str], str, Submission, Any]] = []
     for hand in _current_from(db, night, from_hand):
         try:
-            if not _both_or_neither(hand.players, a, b, hand.number):
-                continue
+            involved = _both_or_neither(hand.players, a, b, hand.number)
         except NightError:
             if hand.status == "voided":  # not counting, and not the pair's to swap: as it was
                 continue
             raise
-        players = [swap.get(p, p) for p in hand.players]
-        entry = rename_entry(hand.entry, swap)
+        if not involved and not by_rule:
+            continue
+        mapping = swap if involved else {}
+        players = [mapping.get(p, p) for p in hand.players]
+        entry = rename_entry(hand.entry, mapping) if involved else hand.entry
         submission = Submission(outcome=entry.get("outcome"), hands=entry.get("hands", {}),
                                 side_bets=entry.get("side_bets"))
+        dealer = mapping.get(hand.dealer, hand.dealer)
         try:
-            result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor)
+            if by_rule:
+                result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor, state=chain,
+                                      dealer=None if hand.kind in figures.NOT_A_HAND else dealer)
+            else:
+                result = preview_hand(night, submission, players=players, stake_minor=hand.stake_minor)
         except HandError as err:
             raise NightError(422, err.code, N_("Hand {number} refuses the swap: {reason}"), err.field,
                              {"hand": hand.number}, number=hand.number,
                              reason=Sentence(err.template, err.params)) from None
-        planned.append((hand, players, swap.get(hand.dealer, hand.dealer), submission, result))
+        if by_rule and hand.status == "counted":
+            chain = None if result.state is None else dict(result.state)
+        if not involved and stored_result(result) == hand.result:
+            continue  # a hand without the pair whose pot input did not change: as it was
+        planned.append((hand, players, dealer, submission, result))
     seated = list(night.players)
     swaps_now = _both_or_neither(seated, a, b, upcoming)
     if not planned and not swaps_now:
@@ -319,6 +379,8 @@ def swap_seats(
             replaced.append((hand, new))
         made.append(new)
     figures.hands_replaced(db, night, [old for old, _ in replaced], [new for _, new in replaced])
+    if by_rule:
+        figures.state_changed(db, night, chain)
     if swaps_now:
         night.players = [swap.get(p, p) for p in seated]
     if from_hand == 1:
@@ -383,6 +445,8 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
     night.players = [names.get(p, p) for p in night.players]
     night.roster = [names.get(p, p) for p in night.roster or []]
     night.first_dealer = names.get(night.first_dealer, night.first_dealer)
+    if night.game_state is not None:  # Tong-its: the pot's holder is a name too
+        night.game_state = rename_state(night.game_state, names)
     db.add(night)
     for hand in hands_of(db, night, all_versions=True):
         if old not in hand.players:

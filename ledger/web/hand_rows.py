@@ -13,8 +13,9 @@ from flask import url_for
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from ledger.storage.models import AuditEvent, GameSession, Hand
+from ledger.night import figures
 from ledger.night.reads import describe_stored
+from ledger.storage.models import AuditEvent, GameSession, Hand
 
 
 def stamp(event: AuditEvent | None) -> dict[str, Any] | None:
@@ -47,6 +48,7 @@ def hand_row(night: GameSession, hand: Hand) -> dict[str, Any]:
         "status": hand.status,
         "dealer": hand.dealer,
         "description": str(describe_stored(hand.entry.get("outcome", {}), hand.result)),  # its game's, in the request's language
+        "fixed": hand.kind in figures.NOT_A_HAND,  # a pot closed by the ledger: never voided or corrected on its own
         "amounts": [(p, int(net.get(p, 0))) for p in hand.players or night.players],  # its own seating
         "voided": hand.status == "voided",
         "redeal": hand.redeal,
@@ -133,7 +135,8 @@ def rows_between(db: Session, night: GameSession, low: int, high: int) -> list[d
 # the table page's reads, prepared once (the live table polls them)
 _LATEST = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status != "superseded")
            .order_by(Hand.number.desc()).limit(bindparam("count")))  # type: ignore[attr-defined]
-_LAST_COUNTED = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status == "counted")
+_LAST_COUNTED = (select(Hand).where(Hand.session_id == bindparam("night"), Hand.status == "counted",
+                                    Hand.kind.not_in(sorted(figures.NOT_A_HAND)))  # type: ignore[attr-defined]
                  .order_by(Hand.number.desc()).limit(1))  # type: ignore[attr-defined]
 
 
@@ -143,7 +146,8 @@ def latest_hands(db: Session, night: GameSession, count: int) -> list[Hand]:
 
 
 def last_counted(db: Session, night: GameSession) -> Hand | None:
-    """The hand "undo" would void: the highest-numbered one that counts."""
+    """The hand "undo" would void: the highest-numbered one that counts (a pot closed at a seat
+    change is not a hand)."""
     return db.exec(_LAST_COUNTED, params={"night": night.id}).first()
 
 

@@ -250,7 +250,7 @@ def changes_from_preset(rules: RuleSet) -> list[tuple[str, str, str]]:
     preset (the table's house changes), in the order of the House rules section, in the
     request's language."""
     preset = PRESETS.get(rules.preset)
-    if preset is None:
+    if preset is None or not isinstance(rules, RuleSet):  # another game's rules (Tong-its' "classic" is not Tonk's)
         return []
     usual = preset.ruleset().snapshot()
     mine = rules.snapshot()

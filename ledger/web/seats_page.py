@@ -34,6 +34,7 @@ from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.formatting import money
 from ledger.web.seat_events import leave_line
+from ledger.web.pot_words import seat_close_words
 from ledger.web.amount_errors import amount_message, stake_range_message
 
 TYPED = 120
@@ -98,7 +99,15 @@ def sit_in(session_id: str) -> Any:
     except (HandError, NightError) as err:
         return _refused(night, actor, "sit_in", typed, err)
     name = normalise_name(typed["name"])
+    _pot_closed(night, change.pot_closed)
     return _done(night, _("{name} sits in from hand {hand}.", name=name, hand=change.from_hand))
+
+
+def _pot_closed(night: GameSession, closed: Any) -> None:
+    """Say what a seat change did with the pot first (Tong-its, TONGITS.md §4.9), if anything."""
+    words = seat_close_words(closed, night.currency)
+    if words is not None:
+        flash(words, "success")
 
 
 @bp.post("/s/<session_id>/seats/leave")
@@ -131,6 +140,7 @@ def leave(session_id: str) -> Any:
         gone = seating.leave(db, night, name, typed["settle"], actor)
     except (HandError, NightError) as err:
         return _refused(night, actor, "leave", typed, err)
+    _pot_closed(night, gone.pot_closed)
     # ``line`` is the whole cash-out sentence ("Rosa leaves +$4.25: Marcus pays Rosa $4.25")
     if gone.settle == "now" and gone.payments:
         flash(_("{line}. Paid and recorded.", line=line), "success")

@@ -33,6 +33,7 @@ from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
 from ledger.web.blueprint import bp
 from ledger.web.formatting import money
+from ledger.web.pot_words import pot_sentence
 
 
 @live.view("settle", "_live_settle.html")
@@ -171,6 +172,9 @@ def close(session_id: str) -> Any:
 
     try:
         flash(close_club_aware(night, actor, carry_over), "success")
+        pot = pot_sentence(get_session(), night)  # Tong-its: what the close did with the pot (TONGITS.md §4.9)
+        if pot is not None:
+            flash(pot, "success")
     except (HandError, NightError) as err:  # closed the other way meanwhile; two seats as one member
         flash(err.message, "error")
     return redirect(url_for("web.settle", session_id=night.id))

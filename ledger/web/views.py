@@ -30,6 +30,7 @@ from ledger.games.tongits import PRESETS as TONGITS_PRESETS
 from ledger.web.tongits_form import OUTCOMES as TONGITS_OUTCOMES, outcome_title as tongits_title
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number
+from ledger.web.pot_words import pot_sentence
 from ledger.web import log_page, me, settle_page  # noqa: F401  (the night's other pages register their routes)
 from ledger.web.access import (
     MAX_ID, authorised, host_secrets, join_with_code, my_nights, opens, remember_token, token_for_link,
@@ -118,7 +119,8 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
     # found among the newest hands when it is one of them
     kept = figures.kept(db, night)
     recent = hand_rows.latest_hands(db, night, RECENT_HANDS)
-    last = next((hand for hand in recent if hand.status == "counted"), None)
+    # the last counted hand played: a pot closed at a seat change (TONGITS.md §4.9) deals nobody and is not undone
+    last = next((hand for hand in recent if hand.status == "counted" and hand.kind not in figures.NOT_A_HAND), None)
     if last is None and kept.counted_hands:
         last = hand_rows.last_counted(db, night)
     return {
@@ -137,6 +139,7 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "quick_outcomes": _quick_outcomes(night),
         "pot": ledger_night.pot_json(db, night).get("pot"),  # Tong-its: balance, holder, streak (§4.8)
         "next_number": kept.last_number + 1,
+        "pot_line": pot_sentence(db, night),
     }
 
 

@@ -4,7 +4,9 @@ Works on the JSON forms the ledger stores: a §8.1 entry (``outcome``, ``hands``
 ``side_bets``) and an engine result (``transfers``, ``net``, ``winners``, ``counts``...). Only
 the places that hold a player's name change (the outcome's winner, knocker, claimed winner,
 first tonker, responder and claimants, the ``hands`` keys, the spade bet's ``highest_spade``
-keys; a result's payers, payees, ``net`` and ``counts`` keys and ``winners``), so a card text or
+keys; a result's payers, payees, ``net`` and ``counts`` keys and ``winners``; and Tong-its'
+caller, last drawer and responses, a result's winner, next dealer, pot holder and taker, the
+state's holder and the burned players and units of its detail), so a card text or
 an outcome kind that happens to equal a name is left alone.
 
 Pure domain code: standard library only.
@@ -13,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-OUTCOME_NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder")
+OUTCOME_NAME_FIELDS = ("winner", "knocker", "claimed_winner", "first_tonker", "responder",
+                       "caller", "last_drawer")  # the last two: a Tong-its draw and stock out (TONGITS.md §8.1)
 
 
 def _name(value: Any, names: Mapping[str, str]) -> Any:
@@ -41,6 +44,8 @@ def rename_entry(entry: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
                 moved[field] = _name(moved[field], names)
         if isinstance(moved.get("claimants"), list):
             moved["claimants"] = [_name(c, names) for c in moved["claimants"]]
+        if "responses" in moved:  # a Tong-its draw: each other player's fight or fold
+            moved["responses"] = _keys(moved["responses"], names)
         out["outcome"] = moved
     if "hands" in entry:
         out["hands"] = _keys(entry["hands"], names)
@@ -83,4 +88,30 @@ def rename_result(result: Mapping[str, Any], names: Mapping[str, str]) -> dict[s
             out[field] = _keys(result[field], names)
     if isinstance(result.get("winners"), list):
         out["winners"] = [_name(w, names) for w in result["winners"]]
+    for field in ("winner", "next_dealer"):  # a Tong-its result (TONGITS.md §8.2)
+        if field in result:
+            out[field] = _name(result[field], names)
+    for field, inside in (("pot", ("holder", "taken_by")), ("state", ("holder",))):
+        if isinstance(result.get(field), Mapping):
+            out[field] = dict(result[field]) | {key: _name(result[field][key], names)
+                                                for key in inside if key in result[field]}
+    detail = result.get("detail")
+    if isinstance(detail, Mapping) and ("burned" in detail or "units" in detail):
+        moved = dict(detail)
+        if isinstance(detail.get("burned"), (list, tuple)):
+            moved["burned"] = [_name(b, names) for b in detail["burned"]]
+        if "units" in detail:
+            moved["units"] = _keys(detail["units"], names)
+        out["detail"] = moved
+    return out
+
+
+def rename_state(state: Mapping[str, Any] | None, names: Mapping[str, str]) -> dict[str, Any] | None:
+    """A copy of a game's stored state (Tong-its' pot, TONGITS.md §4.8: ``holder``) with the
+    holder's name replaced; ``None`` stays ``None``."""
+    if state is None:
+        return None
+    out = dict(state)
+    if "holder" in out:
+        out["holder"] = _name(out["holder"], names)
     return out
