@@ -174,7 +174,8 @@ def test_a_club_with_a_tongits_night_round_trips(client: Any) -> None:
     night_id, token = list(copy["night_tokens"].items())[1]
     session = client.get(f"/api/v1/sessions/{night_id}", headers=bearer(token)).get_json()
     assert session["game"] == "tongits" and session["net"] == data["expected"]["net_after_close"]
-    assert session["pot"] == {"balance_minor": 0, "holder": None, "streak": 0}
+    assert session["pot"] == {"balance_minor": 0, "holder": None, "streak": 0, "closed": "split",
+                              "closed_minor": data["expected"]["pot_balance"], "closed_among": 3}
     assert session["hand_count"] == data["expected"]["hands_recorded"]
 
 

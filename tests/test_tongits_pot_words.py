@@ -44,7 +44,7 @@ def test_the_table_screen_says_what_the_pot_holds_and_the_close_says_it_was_spli
     assert pot_line(page) == "Pot: ₱30.00 Dodong holds the streak: 1 win in a row."
     settle = client.get(f"/s/{night['id']}/settle")
     assert settle.status_code == 200
-    assert "Ligaya pays into the pot" in html.unescape(re.sub(r"<[^>]+>", "", settle.get_data(as_text=True)))
+    assert "Ligaya puts this into the pot" in html.unescape(re.sub(r"<[^>]+>", "", settle.get_data(as_text=True)))
     shown = flashes(close(client, night))
     assert "The pot of ₱30.00 was split among 3 players." in shown, shown
     assert pot_line(client.get(f"/s/{night['id']}").get_data(as_text=True)) == \
