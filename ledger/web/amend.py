@@ -25,7 +25,7 @@ from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
 from ledger.web.hand_rows import history_at
 from ledger.web import tongits_record
-from ledger.web.tongits_render import Correction
+from ledger.web.tongits_record import Correction
 from ledger.web.record import run_step, step_values
 from ledger.web.record_render import Flow, render_step, stored_hand_view
 from ledger.web.saved_hand import CORRECTED, saved_message

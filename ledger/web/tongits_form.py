@@ -1,7 +1,7 @@
 """What the phone asks for one Tong-its hand (TONGITS.md §4, §8.1), and the entry it makes.
 
-The first module of the Tong-its record flow (then :mod:`ledger.web.tongits_render` renders the
-page, ``templates/record_tongits.html``, and :mod:`ledger.web.tongits_save` saves): it asks the night's rules what a
+The first module of the Tong-its record flow (then :mod:`ledger.web.tongits_record` renders the
+page or saves, through ``templates/record_tongits.html``): it asks the night's rules what a
 hand of each outcome needs and nothing more.
 
 * ``tongits``: the winner; whether a loser was burned (*sunog*) only when the rules charge for

@@ -2,9 +2,8 @@
 page → payouts and the pot → save (TONGITS.md §4, §8).
 
 Read top to bottom: :mod:`ledger.web.tongits_form` says what the hand needs and builds the
-entry, :mod:`ledger.web.tongits_render` shows the page (``templates/record_tongits.html``),
-:mod:`ledger.web.tongits_save` saves through :func:`ledger.night.lifecycle.record_hand`; this
-module only drives the steps. :mod:`ledger.web.record` hands a Tong-its night's request here
+entry; this module shows the page (``templates/record_tongits.html``) and saves through
+:func:`ledger.night.lifecycle.record_hand`. :mod:`ledger.web.record` hands a Tong-its night's request here
 (one call, nothing comes back to it). The steps are GETs; only "Save" posts. The entry page of
 each outcome (``?kind=draw``, the same with ``&whole=1``) is the one the phone keeps for offline
 use (``static/sw.js``): without a connection "Check payouts" keeps the hand in the offline queue
@@ -20,9 +19,10 @@ the later hands whose pot it changes.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from flask import request
+from flask import flash, jsonify, redirect, render_template, request, url_for
 
 from ledger.night import lifecycle as ledger_night
 from ledger.night import rescoring
@@ -30,12 +30,30 @@ from ledger.access.roles import Actor
 from ledger.storage.db import get_session
 from ledger.games.errors import HandError
 from ledger.games.tongits import TongitsResult
+from ledger.games.tongits.describe import describe_lines
 from ledger.i18n import _
 from ledger.storage.models import GameSession
+from ledger.night.lifecycle import NightError
 from ledger.web.table_seen import seen_table
+from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json
 from ledger.web.tongits_form import TongitsForm
-from ledger.web.tongits_render import ENTRY_STEP, Correction, render
-from ledger.web.tongits_save import save, save_correction
+
+POT = "pot"
+ENTRY_STEP = "whole"  # the hand on one page; the name the offline queue and sw.js know
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction of hand ``number`` at ``version`` (host only): where the page posts
+    (``action``), where "Cancel" and the saved correction lead (``back``), its stored
+    ``entry`` and ``dealer``."""
+
+    number: int
+    version: int
+    action: str
+    back: str
+    entry: dict[str, Any]
+    dealer: str
 
 
 def record(night: GameSession, actor: Actor, correction: Correction | None = None) -> Any:
@@ -65,7 +83,7 @@ def record(night: GameSession, actor: Actor, correction: Correction | None = Non
         form.errors["kind"] = _("Choose how the hand ended.")
         return render(night, form, "outcome", status=422, correction=correction)
     if go == "save" and request.method == "POST":
-        return save(night, form, actor) if correction is None else save_correction(night, form, actor, correction)
+        return _save(night, form, actor) if correction is None else _save_correction(night, form, actor, correction)
     if go in ("edit", "back") or values.get("step") == "outcome":
         return render(night, form, ENTRY_STEP, correction=correction)
     return _preview(night, form, correction)
@@ -94,3 +112,128 @@ def _scored(night: GameSession, submission: Any, correction: Correction | None) 
                                      state=start.state)
 
 
+def _save_correction(night: GameSession, form: TongitsForm, actor: Actor, correction: Correction) -> Any:
+    submission = form.submission()
+    if submission is None:
+        return render(night, form, ENTRY_STEP, status=422, correction=correction)
+    try:
+        hand, created = ledger_night.amend_hand(get_session(), night, correction.number, correction.version,
+                                                submission, actor)
+    except HandError as err:
+        form.place_error(err)
+        return render(night, form, ENTRY_STEP, status=422, correction=correction)
+    except NightError as err:
+        if err.code in ("stale_version", "idempotency_key_reused"):
+            # changed on another phone first, or this form already saved: start again from the
+            # current version, with everything typed kept
+            form.errors["form"] = err.message
+            return render(night, form, ENTRY_STEP, status=409, correction=correction)
+        flash(err.message, "error")
+        return redirect(correction.back)
+    if created:
+        flash(saved_message(CORRECTED, night, hand.result, number=correction.number, version=hand.version), "success")
+    else:
+        flash(_("Hand {number} was already corrected (saved once, not twice).", number=correction.number), "info")
+    return redirect(correction.back)
+
+
+def _save(night: GameSession, form: TongitsForm, actor: Actor) -> Any:
+    submission = form.submission()
+    if submission is None:
+        if wants_json():
+            key = next(iter(form.errors), "form")
+            return jsonify({"error": "invalid_entry", "message": form.errors.get(key, ""), "field": key}), 422
+        return render(night, form, ENTRY_STEP, status=422)
+    db = get_session()
+    try:
+        hand, created = ledger_night.record_hand(db, night, submission, actor)
+    except HandError as err:
+        if wants_json():
+            return jsonify(err.to_json()), 422
+        form.place_error(err)
+        return render(night, form, ENTRY_STEP, status=422)
+    except NightError as err:
+        if wants_json():
+            return jsonify(err.to_json()), err.status
+        if err.code in ("hand_number_taken", "hand_number_gap", "idempotency_key_reused"):
+            # another phone recorded this number first, or a saved form came back changed:
+            # a new number and key, to check and save again
+            form.number = ledger_night.next_number(db, night)
+            form.key = TongitsForm.blank(night.players, form.rules, None).key  # type: ignore[arg-type]
+            form.errors["form"] = err.message
+            return _preview_again(night, form)
+        if err.code == "table_changed":
+            form.errors["form"] = err.message
+            return render(night, form, ENTRY_STEP, status=409)
+        flash(err.message, "error")
+        return redirect(url_for("web.table", session_id=night.id))
+    message = (saved_message(RECORDED, night, hand.result, number=hand.number) if created
+               else _("Hand {number} was already recorded (saved once, not twice).", number=hand.number))
+    if wants_json():
+        return jsonify({"number": hand.number, "created": created, "message": message}), 201 if created else 200
+    flash(message, "success" if created else "info")
+    return redirect(url_for("web.table", session_id=night.id))
+
+
+def _preview_again(night: GameSession, form: TongitsForm) -> Any:
+    message = form.errors.get("form", "")
+    submission = form.submission()
+    form.errors["form"] = message
+    try:
+        result = ledger_night.preview_hand(night, submission) if submission is not None else None
+    except HandError as err:
+        form.place_error(err)
+        result = None
+    return render(night, form, "preview" if result is not None else ENTRY_STEP, result=result, status=409)
+
+
+def render(night: GameSession, form: TongitsForm, step: str, *, result: TongitsResult | None = None,
+           status: int = 200, correction: Correction | None = None) -> Any:
+    """The page of ``step`` (``outcome``, ``whole`` = the hand, ``preview``)."""
+    db = get_session()
+    dealer = ledger_night.next_dealer(db, night) if correction is None else correction.dealer
+    context: dict[str, Any] = {
+        "night": night, "form": form, "step": step, "players": list(enumerate(form.players)),
+        "dealer": dealer,
+        "hidden": form.hidden_fields(everything=step == "preview"),
+        "action": correction.action if correction else url_for("web.record", session_id=night.id),
+        "cancel": correction.back if correction else url_for("web.table", session_id=night.id),
+        "table_url": url_for("web.table", session_id=night.id),
+        "correction": correction,
+        "preview": preview(night, form, result) if result is not None else None,
+    }
+    return render_template("record_tongits.html", **context), status
+
+
+def preview(night: GameSession, form: TongitsForm, result: TongitsResult) -> dict[str, Any]:
+    """What the payouts page shows: the hand in whole sentences, who pays whom (the pot as a
+    party: antes in, a take out), each player's amount, and the pot after (balance, who holds
+    the streak, and how long it is). Amounts are minor units."""
+    stored = result.to_json() | {"detail": result.detail, "points": result.points}
+    lines = [str(line) for line in describe_lines(submission_outcome(form), stored)]
+    transfers = [(transfer_words(t), t.amount_minor) for t in result.transfers]
+    pot = result.pot
+    return {
+        "lines": lines,
+        "transfers": transfers,
+        "net": [(p, result.net.get(p, 0)) for p in form.players],
+        "points": [(p, result.points[p]) for p in form.players if p in result.points],
+        "redeal": result.redeal,
+        "pot": {"before": pot.balance_before, "antes": pot.antes, "taken_by": pot.taken_by, "taken": pot.taken,
+                "after": pot.balance_after, "holder": pot.holder, "streak": pot.streak},
+    }
+
+
+def transfer_words(t: Any) -> str:
+    """One netted payment in a whole sentence, the pot being a party (§8.3): "Ana puts into the
+    pot", "Ana takes from the pot", "Ben pays Ana"."""
+    if t.payee == POT:
+        return _("{payer} puts into the pot", payer=t.payer)
+    if t.payer == POT:
+        return _("{payee} takes from the pot", payee=t.payee)
+    return _("{payer} pays {payee}", payer=t.payer, payee=t.payee)
+
+
+def submission_outcome(form: TongitsForm) -> dict[str, Any]:
+    submission = form.submission()
+    return dict(submission.outcome) if submission is not None else {"kind": form.kind}
