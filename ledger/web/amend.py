@@ -25,7 +25,7 @@ from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
 from ledger.web.hand_rows import history_at
 from ledger.web import tongits_record
-from ledger.web.tongits_record import Correction
+from ledger.web.tongits_form import Correction
 from ledger.web.record import CORRECTED, Flow, render_step, run_step, saved_message, step_values, stored_hand_view
 
 MAX_ID = 2**31 - 1

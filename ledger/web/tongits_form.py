@@ -79,6 +79,20 @@ def new_key() -> str:
     return secrets.token_urlsafe(18)
 
 
+@dataclass(frozen=True)
+class Correction:
+    """A correction of hand ``number`` at ``version`` (host only): where the page posts
+    (``action``), where "Cancel" and the saved correction lead (``back``), its stored
+    ``entry`` and ``dealer``."""
+
+    number: int
+    version: int
+    action: str
+    back: str
+    entry: dict[str, Any]
+    dealer: str
+
+
 @dataclass
 class TongitsForm:
     """One Tong-its hand being entered: texts kept exactly as typed, players as seat indexes."""
