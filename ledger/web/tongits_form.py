@@ -53,7 +53,7 @@ WHO_LABELS = {
 ANSWER_LABELS = {
     "fight": N_("Fights (laban)"),
     "fold": N_("Folds"),
-    "auto_fold": N_("No meld shown: folds, burned (sunog)"),
+    "auto_fold": N_("No meld: burned (sunog)"),
 }
 COUNT_LABELS = {
     "aces": N_("Aces"),
