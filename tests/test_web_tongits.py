@@ -286,3 +286,40 @@ def test_the_rules_page_prices_tongits_examples_with_the_engine(client: Any, nig
     assert "Ligaya went out: tong-its" in article
     assert page.count('<article class="example">') == 6  # the sixth: a second win in a row takes the pot
     assert "Ligaya took the pot" in page
+
+
+def test_a_hand_entered_before_the_stake_changed_comes_back_at_the_table_now(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    preview = phone.check("tongits", {"who": "1"})  # entered at ₱5.00
+    token = csrf_of(client.get(f"/s/{night_id}/seats").get_data(as_text=True))
+    changed = client.post(f"/s/{night_id}/seats/stake", data={"csrf_token": token, "stake": "10.00"})
+    assert changed.status_code == 302  # the host, meanwhile, on the Seats and stake page
+    refused = phone.save(preview)
+    shown = refused.get_data(as_text=True)
+    assert refused.status_code == 409
+    assert "Check the hand against the table as it is now" in html.unescape(shown)
+    at_now = TONGITS.score(phone.rules, players=PLAYERS, stake_minor=1000, dealer="Dodong", state=phone.state,
+                           entry={"outcome": {"kind": "tongits", "winner": "Dodong"}, "hands": {}})
+    assert payments_shown(shown) == payments_expected(at_now)  # the payouts at ₱10.00, to check
+    saved = client.post(phone.url, data=save_fields(shown) | {"go": "save"})
+    assert saved.status_code == 302
+    assert api(client, night_id)["net"] == {p: at_now.net[p] for p in PLAYERS}
+
+
+def test_a_hand_number_another_phone_took_is_offered_as_the_next(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    mine = phone.check("tongits", {"who": "0"})
+    other = phone.check("tongits", {"who": "2"})  # another phone, also entering hand 1
+    assert phone.save(other).status_code == 302
+    first = phone.expected({"outcome": {"kind": "tongits", "winner": "Marisol"}, "hands": {}})
+    phone.played(first)
+    again = phone.save(mine)
+    shown = again.get_data(as_text=True)
+    assert again.status_code == 409
+    assert html.unescape(re.search(r'class="error" id="err-form" role="alert">([^<]*)<', shown).group(1)).startswith(
+        "Hand 1 was already recorded")
+    second = phone.expected({"outcome": {"kind": "tongits", "winner": "Ligaya"}, "hands": {}})
+    assert payments_shown(shown) == payments_expected(second)  # scored from the pot hand 1 left
+    assert save_fields(shown)["number"] == "2"
+    assert client.post(phone.url, data=save_fields(shown) | {"go": "save"}).status_code == 302
+    assert api(client, night_id)["hand_count"] == 2

@@ -182,6 +182,21 @@ class TongitsForm:
                     form.counts[(seat, count)] = str(hand[count])
         return form
 
+    def at_table_now(self, players: Iterable[str], stake_minor: int) -> TongitsForm:
+        """This form moved to the seating and stake the night has now (the host seated someone,
+        let someone leave or changed the stake since it was filled): every answer follows its
+        person to their seat now; a person no longer seated is dropped."""
+        now = tuple(players)
+        where = {i: now.index(p) for i, p in enumerate(self.players) if p in now}
+        moved = TongitsForm(now, self.rules, self.key, number=self.number, kind=self.kind,
+                            who=where.get(self.who) if self.who is not None else None, seen_stake=stake_minor)
+        moved.answers = {where[i]: a for i, a in self.answers.items() if i in where}
+        moved.totals = {where[i]: t for i, t in self.totals.items() if i in where}
+        moved.cards = {where[i]: c for i, c in self.cards.items() if i in where}
+        moved.burned = {where[i] for i in self.burned if i in where}
+        moved.counts = {(where[i], c): v for (i, c), v in self.counts.items() if i in where}
+        return moved
+
     # -- what to ask --------------------------------------------------------------------------
     @property
     def title(self) -> str:

@@ -68,5 +68,7 @@ def transfer_words(t: Any) -> str:
 
 
 def submission_outcome(form: TongitsForm) -> dict[str, Any]:
+    kept = dict(form.errors)  # building the entry again starts its checks afresh: keep what the page says
     submission = form.submission()
+    form.errors = kept
     return dict(submission.outcome) if submission is not None else {"kind": form.kind}

@@ -146,8 +146,11 @@ def _save(night: GameSession, form: TongitsForm, actor: Actor) -> Any:
             form.errors["form"] = err.message
             return _preview_again(night, form)
         if err.code == "table_changed":
-            form.errors["form"] = err.message
-            return render(night, form, ENTRY_STEP, status=409)
+            # entered against another seating or stake: shown again at the table as it is now,
+            # with what changed, to be checked and saved again (nothing saved meanwhile)
+            moved = form.at_table_now(night.players, night.stake_minor)
+            moved.errors["form"] = err.message
+            return _preview_again(night, moved)
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
     message = (saved_message(RECORDED, night, hand.result, number=hand.number) if created
