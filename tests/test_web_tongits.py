@@ -323,3 +323,23 @@ def test_a_hand_number_another_phone_took_is_offered_as_the_next(client: Any, ni
     assert save_fields(shown)["number"] == "2"
     assert client.post(phone.url, data=save_fields(shown) | {"go": "save"}).status_code == 302
     assert api(client, night_id)["hand_count"] == 2
+
+
+def test_cards_typed_instead_of_points_are_counted_with_the_best_melds(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    answers = {"who": "0", "cards-0": "2c 3c 4c 9d", "total-1": "7", "total-2": "12"}
+    preview = phone.check("stock_out", answers)
+    shown = preview.get_data(as_text=True)
+    assert preview.status_code == 200, errors_in(shown)
+    expected = phone.expected({"outcome": {"kind": "stock_out", "last_drawer": "Ligaya"},
+                               "hands": {"Ligaya": {"cards": ["2c", "3c", "4c", "9d"], "opened": True},
+                                         "Dodong": {"total": 7, "opened": True},
+                                         "Marisol": {"total": 12, "opened": True}}})
+    assert expected.points["Ligaya"] == 9  # the run 2-3-4♣ held in hand counts 0
+    assert payments_shown(shown) == payments_expected(expected)
+    assert re.search(r'<span class="shown-name">Ligaya</span> <span class="shown-count">9 pts</span>', shown)
+    # a card that is not a card is refused beside the cards, as typed
+    refused = phone.check("stock_out", answers | {"cards-0": "2c 3c 4c 1x"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and error_for(page, "cards-0")
+    assert 'value="2c 3c 4c 1x"' in page
