@@ -343,3 +343,11 @@ def test_cards_typed_instead_of_points_are_counted_with_the_best_melds(client: A
     page = refused.get_data(as_text=True)
     assert refused.status_code == 422 and error_for(page, "cards-0")
     assert 'value="2c 3c 4c 1x"' in page
+
+
+def test_the_hand_page_speaks_the_tables_filipino(client: Any, night_id: str) -> None:
+    page = html.unescape(client.get(f"/s/{night_id}/record", query_string={"kind": "draw", "lang": "fil"})
+                         .get_data(as_text=True))
+    assert "Sino ang nag-draw (laban)?" in page and "Lumalaban" in page and "Walang bahay: sunog" in page
+    table = html.unescape(client.get(f"/s/{night_id}", query_string={"lang": "fil"}).get_data(as_text=True))
+    assert "Pot: " in table and "Walang may hawak ng sunod-sunod na panalo." in table
