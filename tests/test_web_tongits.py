@@ -81,6 +81,18 @@ def peso(minor: int) -> str:
     return f"₱{minor // 100:,}.{minor % 100:02d}"
 
 
+def recorded(number: int, result: Any) -> str:
+    """The message a saved hand shows, from the engine's result: the winner's gain after their
+    own ante, and the pot after the hand."""
+    pot = peso(result.pot.balance_after)
+    if result.winner is None:
+        return f"Hand {number} recorded: nobody won; the pot is at {pot}"
+    gain = result.net[result.winner]
+    if gain > 0:
+        return f"Hand {number} recorded: {result.winner} won {peso(gain)}; the pot is at {pot}"
+    return f"Hand {number} recorded: {result.winner} won, and came out even after the ante; the pot is at {pot}"
+
+
 def payments_shown(page: str) -> list[tuple[str, str]]:
     block = page[page.index('id="preview-payments"'):page.index("</ul>", page.index('id="preview-payments"'))]
     return [(html.unescape(w), html.unescape(a)) for w, a in
@@ -159,7 +171,7 @@ def test_a_tongits_win_asks_the_winner_and_shows_payouts_and_pot(client: Any, ni
     saved = phone.save(preview)
     assert saved.status_code == 302
     table = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert flashes(table) == [f"Hand 1 recorded: Marisol won {peso(expected.net['Marisol'])}"]
+    assert flashes(table) == [recorded(1, expected)]
     phone.played(expected)
     assert re.search(rf'id="pot" data-pot-balance="{pot.balance_after}"', table)
     body = api(client, night_id)
@@ -235,7 +247,7 @@ def test_the_offline_queues_json_save_records_a_kept_hand_once(client: Any, nigh
     expected = phone.expected({"outcome": {"kind": "tongits", "winner": "Ligaya"}, "hands": {}})
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json() == {"number": 1, "created": True,
-                                 "message": f"Hand 1 recorded: Ligaya won {peso(expected.net['Ligaya'])}"}
+                                 "message": recorded(1, expected)}
     again = client.post(phone.url, data=sent, headers={"Accept": "application/json"})
     assert again.status_code == 200 and again.get_json()["created"] is False
     # a fought draw with no points typed: the engine's code, its sentence and the field
