@@ -182,6 +182,9 @@ def test_a_tongits_night_on_the_phone(phone: Any, second_phone: Any, wifi_server
     wait_until_offline_ready(page)  # the table's copies are fresh: the next hand is number 4
 
     # Hand 4, with the Wi-Fi gone: Dodong goes out; kept on the phone, sent when it returns.
+    # the phone keeps the hand page's own script with the table's
+    script = page.locator('script[src*="tongits-entry"]').get_attribute("src")
+    assert page.evaluate("src => caches.match(src).then(Boolean)", script)
     go_offline(page, wifi)
     with page.expect_navigation():
         page.locator('.quick-outcomes button[value="tongits"]').tap()
