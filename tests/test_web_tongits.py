@@ -363,3 +363,26 @@ def test_the_hand_page_speaks_the_tables_filipino(client: Any, night_id: str) ->
     assert "Sino ang nag-draw (laban)?" in page and "Lumalaban" in page and "Walang bahay: sunog" in page
     table = html.unescape(client.get(f"/s/{night_id}", query_string={"lang": "fil"}).get_data(as_text=True))
     assert "Pot: " in table and "Walang may hawak ng sunod-sunod na panalo." in table
+
+
+def test_a_correction_another_phone_beat_saves_nothing(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    assert phone.save(phone.check("tongits", {"who": "2"})).status_code == 302
+    url = f"/s/{night_id}/hands/1/v1/correct"
+    mine = client.get(url, query_string=hidden_of(client.get(url).get_data(as_text=True)) | {"who": "0", "go": "next"})
+    theirs = client.get(url, query_string=hidden_of(client.get(url).get_data(as_text=True)) | {"who": "1", "go": "next"})
+    assert client.post(url, data=save_fields(theirs.get_data(as_text=True)) | {"go": "save"}).status_code == 302
+    late = client.post(url, data=save_fields(mine.get_data(as_text=True)) | {"go": "save"})
+    assert late.status_code == 302
+    rules = TONGITS.rules({"preset": "classic"})
+    theirs_scored = TONGITS.score(rules, players=PLAYERS, stake_minor=STAKE_MINOR, dealer="Dodong",
+                                  state=TONGITS.initial_state(rules),
+                                  entry={"outcome": {"kind": "tongits", "winner": "Dodong"}, "hands": {}})
+    assert flashes(client.get(late.headers["Location"]).get_data(as_text=True)) == [
+        recorded(1, theirs_scored).replace("recorded:", "corrected (version 2):"),  # the other phone's, not yet read
+        "Hand 1 was changed on another phone (now version 2); compare both before amending again."]
+    hands = api(client, night_id)
+    assert hands["net"]["Dodong"] > 0  # the first correction stands
+    # the old version's link leads to the version now recorded
+    stale = client.get(url)
+    assert stale.status_code == 302 and stale.headers["Location"].endswith("/hands/1/v2/correct")

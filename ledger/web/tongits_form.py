@@ -83,7 +83,7 @@ def new_key() -> str:
 class Correction:
     """A correction of hand ``number`` at ``version`` (host only): where the page posts
     (``action``), where "Cancel" and the saved correction lead (``back``), its stored
-    ``entry`` and ``dealer``."""
+    ``entry`` and ``dealer`` (of the version now recorded)."""
 
     number: int
     version: int

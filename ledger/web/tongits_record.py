@@ -106,9 +106,13 @@ def _save_correction(night: GameSession, form: TongitsForm, actor: Actor, correc
         form.place_error(err)
         return render(night, form, ENTRY_STEP, status=422, correction=correction)
     except NightError as err:
-        if err.code in ("stale_version", "idempotency_key_reused"):
-            # changed on another phone first, or this form already saved: start again from the
-            # current version, with everything typed kept
+        if err.code == "stale_version":
+            # another phone corrected the hand first: nothing saved; the history shows its version
+            flash(err.message, "error")
+            return redirect(correction.back)
+        if err.code == "idempotency_key_reused":
+            # this form already saved a correction and came back changed: a new key, to check again
+            form.key = TongitsForm.blank(night.players, form.rules, None).key  # type: ignore[arg-type]
             form.errors["form"] = err.message
             return render(night, form, ENTRY_STEP, status=409, correction=correction)
         flash(err.message, "error")
