@@ -81,6 +81,18 @@ def peso(minor: int) -> str:
     return f"₱{minor // 100:,}.{minor % 100:02d}"
 
 
+def recorded(number: int, result: Any) -> str:
+    """The message a saved hand shows, from the engine's result: the winner's gain after their
+    own ante, and the pot after the hand."""
+    pot = peso(result.pot.balance_after)
+    if result.winner is None:
+        return f"Hand {number} recorded: nobody won; the pot is at {pot}"
+    gain = result.net[result.winner]
+    if gain > 0:
+        return f"Hand {number} recorded: {result.winner} won {peso(gain)}; the pot is at {pot}"
+    return f"Hand {number} recorded: {result.winner} won, and came out even after the ante; the pot is at {pot}"
+
+
 def payments_shown(page: str) -> list[tuple[str, str]]:
     block = page[page.index('id="preview-payments"'):page.index("</ul>", page.index('id="preview-payments"'))]
     return [(html.unescape(w), html.unescape(a)) for w, a in
@@ -159,7 +171,7 @@ def test_a_tongits_win_asks_the_winner_and_shows_payouts_and_pot(client: Any, ni
     saved = phone.save(preview)
     assert saved.status_code == 302
     table = client.get(saved.headers["Location"]).get_data(as_text=True)
-    assert flashes(table) == [f"Hand 1 recorded: Marisol won {peso(expected.net['Marisol'])}"]
+    assert flashes(table) == [recorded(1, expected)]
     phone.played(expected)
     assert re.search(rf'id="pot" data-pot-balance="{pot.balance_after}"', table)
     body = api(client, night_id)
@@ -235,7 +247,7 @@ def test_the_offline_queues_json_save_records_a_kept_hand_once(client: Any, nigh
     expected = phone.expected({"outcome": {"kind": "tongits", "winner": "Ligaya"}, "hands": {}})
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json() == {"number": 1, "created": True,
-                                 "message": f"Hand 1 recorded: Ligaya won {peso(expected.net['Ligaya'])}"}
+                                 "message": recorded(1, expected)}
     again = client.post(phone.url, data=sent, headers={"Accept": "application/json"})
     assert again.status_code == 200 and again.get_json()["created"] is False
     # a fought draw with no points typed: the engine's code, its sentence and the field
@@ -286,3 +298,91 @@ def test_the_rules_page_prices_tongits_examples_with_the_engine(client: Any, nig
     assert "Ligaya went out: tong-its" in article
     assert page.count('<article class="example">') == 6  # the sixth: a second win in a row takes the pot
     assert "Ligaya took the pot" in page
+
+
+def test_a_hand_entered_before_the_stake_changed_comes_back_at_the_table_now(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    preview = phone.check("tongits", {"who": "1"})  # entered at ₱5.00
+    token = csrf_of(client.get(f"/s/{night_id}/seats").get_data(as_text=True))
+    changed = client.post(f"/s/{night_id}/seats/stake", data={"csrf_token": token, "stake": "10.00"})
+    assert changed.status_code == 302  # the host, meanwhile, on the Seats and stake page
+    refused = phone.save(preview)
+    shown = refused.get_data(as_text=True)
+    assert refused.status_code == 409
+    assert "Check the hand against the table as it is now" in html.unescape(shown)
+    at_now = TONGITS.score(phone.rules, players=PLAYERS, stake_minor=1000, dealer="Dodong", state=phone.state,
+                           entry={"outcome": {"kind": "tongits", "winner": "Dodong"}, "hands": {}})
+    assert payments_shown(shown) == payments_expected(at_now)  # the payouts at ₱10.00, to check
+    saved = client.post(phone.url, data=save_fields(shown) | {"go": "save"})
+    assert saved.status_code == 302
+    assert api(client, night_id)["net"] == {p: at_now.net[p] for p in PLAYERS}
+
+
+def test_a_hand_number_another_phone_took_is_offered_as_the_next(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    mine = phone.check("tongits", {"who": "0"})
+    other = phone.check("tongits", {"who": "2"})  # another phone, also entering hand 1
+    assert phone.save(other).status_code == 302
+    first = phone.expected({"outcome": {"kind": "tongits", "winner": "Marisol"}, "hands": {}})
+    phone.played(first)
+    again = phone.save(mine)
+    shown = again.get_data(as_text=True)
+    assert again.status_code == 409
+    assert html.unescape(re.search(r'class="error" id="err-form" role="alert">([^<]*)<', shown).group(1)).startswith(
+        "Hand 1 was already recorded")
+    second = phone.expected({"outcome": {"kind": "tongits", "winner": "Ligaya"}, "hands": {}})
+    assert payments_shown(shown) == payments_expected(second)  # scored from the pot hand 1 left
+    assert save_fields(shown)["number"] == "2"
+    assert client.post(phone.url, data=save_fields(shown) | {"go": "save"}).status_code == 302
+    assert api(client, night_id)["hand_count"] == 2
+
+
+def test_cards_typed_instead_of_points_are_counted_with_the_best_melds(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    answers = {"who": "0", "cards-0": "2c 3c 4c 9d", "total-1": "7", "total-2": "12"}
+    preview = phone.check("stock_out", answers)
+    shown = preview.get_data(as_text=True)
+    assert preview.status_code == 200, errors_in(shown)
+    expected = phone.expected({"outcome": {"kind": "stock_out", "last_drawer": "Ligaya"},
+                               "hands": {"Ligaya": {"cards": ["2c", "3c", "4c", "9d"], "opened": True},
+                                         "Dodong": {"total": 7, "opened": True},
+                                         "Marisol": {"total": 12, "opened": True}}})
+    assert expected.points["Ligaya"] == 9  # the run 2-3-4♣ held in hand counts 0
+    assert payments_shown(shown) == payments_expected(expected)
+    assert re.search(r'<span class="shown-name">Ligaya</span> <span class="shown-count">9 pts</span>', shown)
+    # a card that is not a card is refused beside the cards, as typed
+    refused = phone.check("stock_out", answers | {"cards-0": "2c 3c 4c 1x"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and error_for(page, "cards-0")
+    assert 'value="2c 3c 4c 1x"' in page
+
+
+def test_the_hand_page_speaks_the_tables_filipino(client: Any, night_id: str) -> None:
+    page = html.unescape(client.get(f"/s/{night_id}/record", query_string={"kind": "draw", "lang": "fil"})
+                         .get_data(as_text=True))
+    assert "Sino ang nag-draw (laban)?" in page and "Lumalaban" in page and "Walang bahay: sunog" in page
+    table = html.unescape(client.get(f"/s/{night_id}", query_string={"lang": "fil"}).get_data(as_text=True))
+    assert "Pot: " in table and "Walang may hawak ng sunod-sunod na panalo." in table
+
+
+def test_a_correction_another_phone_beat_saves_nothing(client: Any, night_id: str) -> None:
+    phone = Phone(client, night_id)
+    assert phone.save(phone.check("tongits", {"who": "2"})).status_code == 302
+    url = f"/s/{night_id}/hands/1/v1/correct"
+    mine = client.get(url, query_string=hidden_of(client.get(url).get_data(as_text=True)) | {"who": "0", "go": "next"})
+    theirs = client.get(url, query_string=hidden_of(client.get(url).get_data(as_text=True)) | {"who": "1", "go": "next"})
+    assert client.post(url, data=save_fields(theirs.get_data(as_text=True)) | {"go": "save"}).status_code == 302
+    late = client.post(url, data=save_fields(mine.get_data(as_text=True)) | {"go": "save"})
+    assert late.status_code == 302
+    rules = TONGITS.rules({"preset": "classic"})
+    theirs_scored = TONGITS.score(rules, players=PLAYERS, stake_minor=STAKE_MINOR, dealer="Dodong",
+                                  state=TONGITS.initial_state(rules),
+                                  entry={"outcome": {"kind": "tongits", "winner": "Dodong"}, "hands": {}})
+    assert flashes(client.get(late.headers["Location"]).get_data(as_text=True)) == [
+        recorded(1, theirs_scored).replace("recorded:", "corrected (version 2):"),  # the other phone's, not yet read
+        "Hand 1 was changed on another phone (now version 2); compare both before amending again."]
+    hands = api(client, night_id)
+    assert hands["net"]["Dodong"] > 0  # the first correction stands
+    # the old version's link leads to the version now recorded
+    stale = client.get(url)
+    assert stale.status_code == 302 and stale.headers["Location"].endswith("/hands/1/v2/correct")

@@ -2,7 +2,11 @@
 
 Modules: :mod:`~ledger.web.views` (start, join, table, history, undo, PDF),
 :mod:`~ledger.web.record` (the record-a-hand flow), :mod:`~ledger.web.amend` (correcting a
-hand), :mod:`~ledger.web.entry_form` (the flow's form state), :mod:`~ledger.web.start_form` and
+hand; it imports the record flow, never the other way round), :mod:`~ledger.web.entry_form` (the
+flow's form state), the Tong-its flow read top to bottom (:mod:`~ledger.web.tongits_form` asks
+what the hand needs, :mod:`~ledger.web.tongits_page` renders, :mod:`~ledger.web.tongits_record`
+answers and saves; :mod:`~ledger.web.tongits_rules` its rules page), :mod:`~ledger.web.saved_hand`
+(what a saved hand paid, in words), :mod:`~ledger.web.start_form` and
 :mod:`~ledger.web.house_rules` (starting a night and its toggles), :mod:`~ledger.web.card_grid`,
 :mod:`~ledger.web.rules_page`, :mod:`~ledger.web.share` (links, QR, table code),
 :mod:`~ledger.web.hosts_page` (phones, co-hosts, recovery, restore), :mod:`~ledger.web.live` (polling updates),

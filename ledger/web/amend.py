@@ -25,7 +25,7 @@ from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
 from ledger.web.hand_rows import history_at
 from ledger.web import tongits_record
-from ledger.web.tongits_record import Correction
+from ledger.web.tongits_form import Correction
 from ledger.web.record import run_step, step_values
 from ledger.web.record_render import Flow, render_step, stored_hand_view
 from ledger.web.saved_hand import CORRECTED, saved_message
@@ -69,8 +69,12 @@ def amend(session_id: str, number: int, version: int) -> Any:
     night = AsPlayed(night, current)  # type: ignore[assignment]  # the form offers the hand's own seats
     if (night.game or "tonk") == "tongits":
         # a Tong-its hand: its own questions, scored from the pot the hands before it left
-        action = url_for("web.amend", session_id=night.id, number=number, version=current.version)
-        correction = Correction(number, current.version, action, history, dict(current.entry), current.dealer)
+        if current.version != version and request.method == "GET" and "key" not in request.args:
+            flash(_("Hand {number} was changed on another phone (now version {version}).", number=number,
+                    version=current.version), "info")
+            return redirect(url_for("web.amend", session_id=night.id, number=number, version=current.version))
+        action = url_for("web.amend", session_id=night.id, number=number, version=version)
+        correction = Correction(number, version, action, history, dict(current.entry), current.dealer)
         return tongits_record.record(night, actor, correction)
     stale = None
     if current.version != version:

@@ -20,6 +20,10 @@ RECORDED = {
     "one": N_("Hand {number} recorded: {name} won {amount}"),
     "each": N_("Hand {number} recorded: {names} won {amount} each"),
     "several": N_("Hand {number} recorded: {gains}"),
+    # a game with a pot (Tong-its): the winner's gain after their own ante, and the pot after
+    "pot_one": N_("Hand {number} recorded: {name} won {amount}; the pot is at {pot}"),
+    "pot_even": N_("Hand {number} recorded: {name} won, and came out even after the ante; the pot is at {pot}"),
+    "pot_nobody": N_("Hand {number} recorded: nobody won; the pot is at {pot}"),
 }
 CORRECTED = {
     "redeal": N_("Hand {number} corrected (version {version}): redeal, nobody pays"),
@@ -27,6 +31,10 @@ CORRECTED = {
     "one": N_("Hand {number} corrected (version {version}): {name} won {amount}"),
     "each": N_("Hand {number} corrected (version {version}): {names} won {amount} each"),
     "several": N_("Hand {number} corrected (version {version}): {gains}"),
+    "pot_one": N_("Hand {number} corrected (version {version}): {name} won {amount}; the pot is at {pot}"),
+    "pot_even": N_("Hand {number} corrected (version {version}): {name} won, and came out even after the ante; "
+                   "the pot is at {pot}"),
+    "pot_nobody": N_("Hand {number} corrected (version {version}): nobody won; the pot is at {pot}"),
 }
 
 
@@ -38,8 +46,19 @@ def wants_json() -> bool:
 def saved_message(sentences: dict[str, str], night: GameSession, result: dict[str, Any], **params: Any) -> str:
     """What a saved hand paid, as the flash says it: ``"Hand 5 recorded: Dee won $0.75"``.
     ``sentences`` is :data:`RECORDED` or :data:`CORRECTED`; ``params`` their ``number``
-    (and ``version``)."""
+    (and ``version``). A hand of a game with a pot (a result with ``pot``, TONGITS.md §8.2)
+    says the winner's net and the pot's balance after it."""
     net = result.get("net", {})
+    pot = result.get("pot")
+    if isinstance(pot, dict) and not result.get("redeal"):
+        after = money(int(pot.get("balance_after", 0)), night.currency)
+        winner = next(iter(result.get("winners") or []), None)
+        if winner is None:
+            return _(sentences["pot_nobody"], pot=after, **params)
+        gain = int(net.get(winner, 0))
+        if gain > 0:
+            return _(sentences["pot_one"], name=winner, amount=money(gain, night.currency), pot=after, **params)
+        return _(sentences["pot_even"], name=winner, pot=after, **params)
     gains = [(w, int(net.get(w, 0))) for w in result.get("winners", []) if int(net.get(w, 0)) > 0]
     if not gains:
         return _(sentences["redeal" if result.get("redeal") else "nobody"], **params)

@@ -53,7 +53,7 @@ WHO_LABELS = {
 ANSWER_LABELS = {
     "fight": N_("Fights (laban)"),
     "fold": N_("Folds"),
-    "auto_fold": N_("No meld shown: folds, burned (sunog)"),
+    "auto_fold": N_("No meld: burned (sunog)"),
 }
 COUNT_LABELS = {
     "aces": N_("Aces"),
@@ -77,6 +77,20 @@ def outcome_hint(kind: str) -> str:
 
 def new_key() -> str:
     return secrets.token_urlsafe(18)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction of hand ``number`` at ``version`` (host only): where the page posts
+    (``action``), where "Cancel" and the saved correction lead (``back``), its stored
+    ``entry`` and ``dealer`` (of the version now recorded)."""
+
+    number: int
+    version: int
+    action: str
+    back: str
+    entry: dict[str, Any]
+    dealer: str
 
 
 @dataclass
@@ -167,6 +181,21 @@ class TongitsForm:
                 if type(hand.get(count)) is int and hand[count]:
                     form.counts[(seat, count)] = str(hand[count])
         return form
+
+    def at_table_now(self, players: Iterable[str], stake_minor: int) -> TongitsForm:
+        """This form moved to the seating and stake the night has now (the host seated someone,
+        let someone leave or changed the stake since it was filled): every answer follows its
+        person to their seat now; a person no longer seated is dropped."""
+        now = tuple(players)
+        where = {i: now.index(p) for i, p in enumerate(self.players) if p in now}
+        moved = TongitsForm(now, self.rules, self.key, number=self.number, kind=self.kind,
+                            who=where.get(self.who) if self.who is not None else None, seen_stake=stake_minor)
+        moved.answers = {where[i]: a for i, a in self.answers.items() if i in where}
+        moved.totals = {where[i]: t for i, t in self.totals.items() if i in where}
+        moved.cards = {where[i]: c for i, c in self.cards.items() if i in where}
+        moved.burned = {where[i] for i in self.burned if i in where}
+        moved.counts = {(where[i], c): v for (i, c), v in self.counts.items() if i in where}
+        return moved
 
     # -- what to ask --------------------------------------------------------------------------
     @property

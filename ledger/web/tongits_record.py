@@ -2,8 +2,8 @@
 page → payouts and the pot → save (TONGITS.md §4, §8).
 
 Read top to bottom: :mod:`ledger.web.tongits_form` says what the hand needs and builds the
-entry; this module shows the page (``templates/record_tongits.html``) and saves through
-:func:`ledger.night.lifecycle.record_hand`. :mod:`ledger.web.record` hands a Tong-its night's request here
+entry; :mod:`ledger.web.tongits_page` renders the page (``templates/record_tongits.html``);
+this module answers each step and saves through :func:`ledger.night.lifecycle.record_hand`. :mod:`ledger.web.record` hands a Tong-its night's request here
 (one call, nothing comes back to it). The steps are GETs; only "Save" posts. The entry page of
 each outcome (``?kind=draw``, the same with ``&whole=1``) is the one the phone keeps for offline
 use (``static/sw.js``): without a connection "Check payouts" keeps the hand in the offline queue
@@ -19,10 +19,9 @@ the later hands whose pot it changes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, request, url_for
 
 from ledger.night import lifecycle as ledger_night
 from ledger.night import rescoring
@@ -30,30 +29,14 @@ from ledger.access.roles import Actor
 from ledger.storage.db import get_session
 from ledger.games.errors import HandError
 from ledger.games.tongits import TongitsResult
-from ledger.games.tongits.describe import describe_lines
 from ledger.i18n import _
 from ledger.storage.models import GameSession
 from ledger.night.lifecycle import NightError
 from ledger.web.table_seen import seen_table
 from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json
-from ledger.web.tongits_form import TongitsForm
+from ledger.web.tongits_form import Correction, TongitsForm
+from ledger.web.tongits_page import ENTRY_STEP, render
 
-POT = "pot"
-ENTRY_STEP = "whole"  # the hand on one page; the name the offline queue and sw.js know
-
-
-@dataclass(frozen=True)
-class Correction:
-    """A correction of hand ``number`` at ``version`` (host only): where the page posts
-    (``action``), where "Cancel" and the saved correction lead (``back``), its stored
-    ``entry`` and ``dealer``."""
-
-    number: int
-    version: int
-    action: str
-    back: str
-    entry: dict[str, Any]
-    dealer: str
 
 
 def record(night: GameSession, actor: Actor, correction: Correction | None = None) -> Any:
@@ -123,9 +106,13 @@ def _save_correction(night: GameSession, form: TongitsForm, actor: Actor, correc
         form.place_error(err)
         return render(night, form, ENTRY_STEP, status=422, correction=correction)
     except NightError as err:
-        if err.code in ("stale_version", "idempotency_key_reused"):
-            # changed on another phone first, or this form already saved: start again from the
-            # current version, with everything typed kept
+        if err.code == "stale_version":
+            # another phone corrected the hand first: nothing saved; the history shows its version
+            flash(err.message, "error")
+            return redirect(correction.back)
+        if err.code == "idempotency_key_reused":
+            # this form already saved a correction and came back changed: a new key, to check again
+            form.key = TongitsForm.blank(night.players, form.rules, None).key  # type: ignore[arg-type]
             form.errors["form"] = err.message
             return render(night, form, ENTRY_STEP, status=409, correction=correction)
         flash(err.message, "error")
@@ -163,8 +150,11 @@ def _save(night: GameSession, form: TongitsForm, actor: Actor) -> Any:
             form.errors["form"] = err.message
             return _preview_again(night, form)
         if err.code == "table_changed":
-            form.errors["form"] = err.message
-            return render(night, form, ENTRY_STEP, status=409)
+            # entered against another seating or stake: shown again at the table as it is now,
+            # with what changed, to be checked and saved again (nothing saved meanwhile)
+            moved = form.at_table_now(night.players, night.stake_minor)
+            moved.errors["form"] = err.message
+            return _preview_again(night, moved)
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
     message = (saved_message(RECORDED, night, hand.result, number=hand.number) if created
@@ -185,55 +175,3 @@ def _preview_again(night: GameSession, form: TongitsForm) -> Any:
         form.place_error(err)
         result = None
     return render(night, form, "preview" if result is not None else ENTRY_STEP, result=result, status=409)
-
-
-def render(night: GameSession, form: TongitsForm, step: str, *, result: TongitsResult | None = None,
-           status: int = 200, correction: Correction | None = None) -> Any:
-    """The page of ``step`` (``outcome``, ``whole`` = the hand, ``preview``)."""
-    db = get_session()
-    dealer = ledger_night.next_dealer(db, night) if correction is None else correction.dealer
-    context: dict[str, Any] = {
-        "night": night, "form": form, "step": step, "players": list(enumerate(form.players)),
-        "dealer": dealer,
-        "hidden": form.hidden_fields(everything=step == "preview"),
-        "action": correction.action if correction else url_for("web.record", session_id=night.id),
-        "cancel": correction.back if correction else url_for("web.table", session_id=night.id),
-        "table_url": url_for("web.table", session_id=night.id),
-        "correction": correction,
-        "preview": preview(night, form, result) if result is not None else None,
-    }
-    return render_template("record_tongits.html", **context), status
-
-
-def preview(night: GameSession, form: TongitsForm, result: TongitsResult) -> dict[str, Any]:
-    """What the payouts page shows: the hand in whole sentences, who pays whom (the pot as a
-    party: antes in, a take out), each player's amount, and the pot after (balance, who holds
-    the streak, and how long it is). Amounts are minor units."""
-    stored = result.to_json() | {"detail": result.detail, "points": result.points}
-    lines = [str(line) for line in describe_lines(submission_outcome(form), stored)]
-    transfers = [(transfer_words(t), t.amount_minor) for t in result.transfers]
-    pot = result.pot
-    return {
-        "lines": lines,
-        "transfers": transfers,
-        "net": [(p, result.net.get(p, 0)) for p in form.players],
-        "points": [(p, result.points[p]) for p in form.players if p in result.points],
-        "redeal": result.redeal,
-        "pot": {"before": pot.balance_before, "antes": pot.antes, "taken_by": pot.taken_by, "taken": pot.taken,
-                "after": pot.balance_after, "holder": pot.holder, "streak": pot.streak},
-    }
-
-
-def transfer_words(t: Any) -> str:
-    """One netted payment in a whole sentence, the pot being a party (§8.3): "Ana puts into the
-    pot", "Ana takes from the pot", "Ben pays Ana"."""
-    if t.payee == POT:
-        return _("{payer} puts into the pot", payer=t.payer)
-    if t.payer == POT:
-        return _("{payee} takes from the pot", payee=t.payee)
-    return _("{payer} pays {payee}", payer=t.payer, payee=t.payee)
-
-
-def submission_outcome(form: TongitsForm) -> dict[str, Any]:
-    submission = form.submission()
-    return dict(submission.outcome) if submission is not None else {"kind": form.kind}

@@ -13,7 +13,7 @@ from ledger.games.tongits.describe import describe_lines
 from ledger.storage.models import GameSession
 from ledger.web.formatting import engine_words
 from ledger.web.tongits_form import outcome_title
-from ledger.web.tongits_record import transfer_words
+from ledger.web.tongits_page import transfer_words
 
 
 def examples(night: GameSession) -> list[dict[str, Any]]:

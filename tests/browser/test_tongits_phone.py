@@ -29,6 +29,18 @@ def peso(minor: int) -> str:
     return f"{sign}₱{minor // 100:,}.{minor % 100:02d}"
 
 
+def recorded(number: int, result: Any) -> str:
+    """The message a saved hand shows, from the engine's result: the winner's gain after their
+    own ante, and the pot after the hand."""
+    pot = peso(result.pot.balance_after)
+    if result.winner is None:
+        return f"Hand {number} recorded: nobody won; the pot is at {pot}"
+    gain = result.net[result.winner]
+    if gain > 0:
+        return f"Hand {number} recorded: {result.winner} won {peso(gain)}; the pot is at {pot}"
+    return f"Hand {number} recorded: {result.winner} won, and came out even after the ante; the pot is at {pot}"
+
+
 class Night:
     """The engine's view of the night: the pot state and dealer each hand is scored from."""
 
@@ -126,7 +138,7 @@ def test_a_tongits_night_on_the_phone(phone: Any, second_phone: Any, wifi_server
     assert "Marisol holds the streak: 1 win in a row." in page.locator("#preview-pot").inner_text()
     taps.tap(page.get_by_role("button", name="Save hand"), navigates=True)
     assert taps.count <= 4
-    assert page.locator(".flash").first.inner_text() == f"Hand 1 recorded: Marisol won {peso(expected.net['Marisol'])}"
+    assert page.locator(".flash").first.inner_text() == recorded(1, expected)
     assert page.locator("#pot .pot-line").inner_text() == f"Pot: {peso(night.state['balance'])}"
     # the other phone's table follows
     watcher.wait_for_selector(f'#pot[data-pot-balance="{night.state["balance"]}"]')
@@ -149,7 +161,7 @@ def test_a_tongits_night_on_the_phone(phone: Any, second_phone: Any, wifi_server
     assert page.locator(".preview-desc").first.inner_text() == "Dodong called a draw (laban); Ligaya won"
     assert shown_payments(page) == payments(expected)
     tap_and_wait(page, page.get_by_role("button", name="Save hand"))
-    assert page.locator(".flash").first.inner_text() == f"Hand 2 recorded: Ligaya won {peso(expected.net['Ligaya'])}"
+    assert page.locator(".flash").first.inner_text() == recorded(2, expected)
 
     # Hand 3: the stock runs out; Marisol is lowest but showed no meld (sunog), so Dodong wins.
     with page.expect_navigation():
@@ -170,6 +182,9 @@ def test_a_tongits_night_on_the_phone(phone: Any, second_phone: Any, wifi_server
     wait_until_offline_ready(page)  # the table's copies are fresh: the next hand is number 4
 
     # Hand 4, with the Wi-Fi gone: Dodong goes out; kept on the phone, sent when it returns.
+    # the phone keeps the hand page's own script with the table's
+    script = page.locator('script[src*="tongits-entry"]').get_attribute("src")
+    assert page.evaluate("src => caches.match(src).then(Boolean)", script)
     go_offline(page, wifi)
     with page.expect_navigation():
         page.locator('.quick-outcomes button[value="tongits"]').tap()
@@ -182,7 +197,7 @@ def test_a_tongits_night_on_the_phone(phone: Any, second_phone: Any, wifi_server
     expected = night.score({"outcome": {"kind": "tongits", "winner": "Dodong"}, "hands": {}})
     go_online(page, wifi)
     page.wait_for_selector("#offline-queue", state="detached")
-    assert page.locator("#queue-news").inner_text() == f"Hand 4 recorded: Dodong won {peso(expected.net['Dodong'])}"
+    assert page.locator("#queue-news").inner_text() == recorded(4, expected)
 
     body = page.context.request.get(f"{base}/api/v1/sessions/{session_id}",
                                     headers={"Authorization": f"Bearer {token}"}).json()
@@ -193,3 +208,31 @@ def test_a_tongits_night_on_the_phone(phone: Any, second_phone: Any, wifi_server
     assert sum(body["net"].values()) + body["pot"]["balance_minor"] == 0
     watcher.wait_for_selector(f'#pot[data-pot-balance="{night.state["balance"]}"]')
     assert watcher.locator("#pot .pot-line").inner_text() == f"Pot: {peso(night.state['balance'])}"
+
+
+def test_a_tongits_hand_without_javascript(phone_without_js: Any, live_server: str) -> None:
+    """Every part shows without JavaScript: the game, both games' presets, the hand's page."""
+    page = phone_without_js
+    night = Night()
+    page.goto(live_server + "/")
+    assert page.locator("#field-tongits-preset").is_visible() and page.locator("#field-preset").is_visible()
+    page.locator("#field-game label.option").filter(has_text="Tong-its").tap()
+    for i, name in enumerate(PLAYERS):
+        page.locator(f"#player-{i}").fill(name)
+    page.locator(".seat-row").nth(PLAYERS.index(FIRST_DEALER)).locator(".deal-first").tap()
+    page.locator("#stake").fill("5")
+    page.locator("#currency").select_option("PHP")
+    tap_and_wait(page, page.get_by_role("button", name="Start the night").last)
+    session_id = re.search(r"/s/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    page.goto(f"{live_server}/s/{session_id}")
+    tap_and_wait(page, page.locator('.quick-outcomes button[value="draw"]'))
+    who(page, "Marisol").tap()
+    assert page.locator("#field-answer-2").is_visible()  # no script to hide the caller's own row: ignored
+    tap_and_wait(page, page.get_by_role("button", name="Check payouts"))
+    expected = night.score({"outcome": {"kind": "draw", "caller": "Marisol",
+                                        "responses": {"Ligaya": "fold", "Dodong": "fold"}}, "hands": {}})
+    assert page.locator(".preview-desc").first.inner_text() == "Marisol called a draw (laban) and nobody fought"
+    assert shown_payments(page) == payments(expected)
+    tap_and_wait(page, page.get_by_role("button", name="Save hand"))
+    assert page.locator(".flash").first.inner_text() == recorded(1, expected)
+    assert page.locator("#pot .pot-line").inner_text() == f"Pot: {peso(night.state['balance'])}"
