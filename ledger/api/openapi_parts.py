@@ -23,12 +23,11 @@ ERROR_CODES = {
          "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself).",
     410: "`code_used`: the recovery code was used already, or replaced by a new one.",
     413: "`request_entity_too_large`: the body is past the server's limit (256 KiB; a club import's is "
-         "`IMPORT_MAX_BYTES`, 64 MiB by default).",
+         "`IMPORT_MAX_BYTES`, 64 MiB by default); nothing of it is kept.",
     422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
          "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `import_mismatch` (a club "
          "import's figure that differs from its replay), or an `Idempotency-Key` "
          "that is not 1 to 200 printable characters.",
-    413: "`request_entity_too_large`: the body is too large for this call; nothing of it is kept.",
     429: "`too_many_attempts`: this client called too often; wait a minute.",
     503: "`pdf_busy` (with `retry_after`, seconds, also sent as `Retry-After`): the PDF is still being made, "
          "or many are; ask again then (a finished one is kept).",
