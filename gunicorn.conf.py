@@ -17,7 +17,7 @@ def when_ready(_server: Any) -> None:
 
 def worker_exit(_server: Any, _worker: Any) -> None:
     """A worker ending (SIGTERM to gunicorn, a restart, ``--max-requests``) stops its PDF worker
-    processes first (:func:`ledger.render_pool.shutdown_all`), so none outlives it."""
-    from ledger import render_pool
+    processes first (:func:`ledger.statements.render_pool.shutdown_all`), so none outlives it."""
+    from ledger.statements import render_pool
 
     render_pool.shutdown_all()

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from reportlab.lib.pagesizes import A4, landscape  # noqa: E402
 from reportlab.platypus import SimpleDocTemplate, Table  # noqa: E402
 
-from ledger.report import HandLine, SessionReport  # noqa: E402
+from ledger.night.report import HandLine, SessionReport  # noqa: E402
 from ledger.statements import render_night_pack, render_session_summary  # noqa: E402
 from ledger.statements.fonts import ensure_fonts  # noqa: E402
 from ledger.transfers import Transfer  # noqa: E402
@@ -74,8 +74,8 @@ def best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
 
 def through_the_app(hands: int, players: tuple[str, ...]) -> tuple[float, float]:
     from ledger import create_app
-    from ledger import night as ledger_night
-    from ledger.db import get_session
+    from ledger.night import lifecycle as ledger_night
+    from ledger.storage.db import get_session
 
     folder = tempfile.mkdtemp()
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{folder}/bench.sqlite3", "SECRET_KEY": "bench"})

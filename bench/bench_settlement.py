@@ -1,4 +1,4 @@
-"""Benchmark ledger.settlement by hand: `.venv/bin/python bench/bench_settlement.py [--seed N]`.
+"""Benchmark ledger.settlement.plan by hand: `.venv/bin/python bench/bench_settlement.py [--seed N]`.
 
 For k = 4, 6, ... up to EXACT_LIMIT non-zero balances, and for three kinds of balances:
 
@@ -23,7 +23,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ledger.settlement import EXACT_LIMIT, settle  # noqa: E402
+from ledger.settlement.plan import EXACT_LIMIT, settle  # noqa: E402
 
 Kind = Callable[[random.Random, int], list[int]]
 

@@ -1,7 +1,7 @@
 """Tonk Ledger: records Tonk hands at the table, pays them exactly, settles the night.
 
 ``ledger.create_app(test_config=None)`` is the Flask app factory. Importing ``ledger`` (or the
-pure domain packages ``ledger.games.tonk`` and ``ledger.settlement``) does not import Flask.
+pure domain packages ``ledger.games.tonk`` and ``ledger.settlement.plan``) does not import Flask.
 """
 from __future__ import annotations
 

@@ -16,7 +16,10 @@ from typing import Any, Mapping
 
 from flask import Flask, Response
 
-from ledger import assets, db, limits, render_pool
+from ledger.web import assets
+from ledger.storage import db
+from ledger.access import limits
+from ledger.statements import render_pool
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

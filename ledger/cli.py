@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from ledger import render_pool
+from ledger.statements import render_pool
 from ledger.app import PROJECT_ROOT
 
 DEFAULT_NIGHT = PROJECT_ROOT / "nights" / "night-01.json"
@@ -30,8 +30,8 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
 
     Raises :class:`ledger.games.tonk.HandError` if any hand is refused (nothing after it is stored).
     """
-    from ledger import night as ledger_night
-    from ledger.db import get_session
+    from ledger.night import lifecycle as ledger_night
+    from ledger.storage.db import get_session
     from ledger.games import DEFAULT_GAME, game
     from ledger.games.tonk import RuleSet
     from ledger.games.tongits.night_file import replay_night
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             render_pool.shutdown_all()  # the PDF workers (and the resource tracker) end with the server
         return 0
     session_id, token, count = load_night(app, args.night)
-    from ledger.access import table_secrets
+    from ledger.access.roles import table_secrets
 
     base = args.base_url.rstrip("/")
     table = table_secrets(token, session_id)

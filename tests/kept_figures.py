@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from ledger import figures
-from ledger.access import SYSTEM
-from ledger.db import make_engine
-from ledger.models import GameSession, Hand
-from ledger.night_reads import dealer_after, next_dealer, sat_in_since
-from ledger.timeline import rotate
+from ledger.night import figures
+from ledger.access.roles import SYSTEM
+from ledger.storage.db import make_engine
+from ledger.storage.models import GameSession, Hand
+from ledger.night.reads import dealer_after, next_dealer, sat_in_since
+from ledger.night.timeline import rotate
 
 
 def checked_figures(db: Session, night_id: str) -> figures.Figures:

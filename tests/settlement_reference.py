@@ -1,6 +1,6 @@
 """The exact settlement as it was up to 18 balances (a dynamic programme over every subset,
 ``O(2**n * n)``), kept as an independent reference for the faster search in
-:mod:`ledger.settlement`: the largest number of disjoint zero-sum groups."""
+:mod:`ledger.settlement.plan`: the largest number of disjoint zero-sum groups."""
 from __future__ import annotations
 
 from typing import Sequence

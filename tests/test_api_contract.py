@@ -243,7 +243,7 @@ def test_the_import_documents_its_size_refusal(client: Any) -> None:
 
 
 def test_the_document_bounds_stakes_amounts_and_names_as_the_api_enforces_them(client: Any) -> None:
-    from ledger.night import MAX_NAME, MAX_PAYMENT_MINOR
+    from ledger.night.lifecycle import MAX_NAME, MAX_PAYMENT_MINOR
     from ledger.games.tonk.validation import MAX_STAKE_MINOR
 
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]

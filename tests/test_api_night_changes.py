@@ -357,7 +357,7 @@ def test_a_seat_fix_reenters_the_voided_hands_so_restore_and_redo_bring_them_bac
     from kept_figures import checked_figures
 
     with client.application.app_context():
-        from ledger.db import get_session
+        from ledger.storage.db import get_session
         checked_figures(get_session(), night["id"])
 
 
@@ -401,7 +401,7 @@ def test_a_player_who_leaves_and_comes_back_deals_last_like_a_newcomer(
     where the deal reaches them last (issue 20; they dealt next, at their old seat), and the
     table screen, the session and the next recorded hand all agree."""
     from kept_figures import checked_table
-    from ledger.db import get_session
+    from ledger.storage.db import get_session
 
     sid, headers = five_seat_night["id"], five_seat_night["headers"]
     base = f"/api/v1/sessions/{sid}"

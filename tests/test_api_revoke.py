@@ -163,8 +163,9 @@ def test_rotate_replaces_every_link_and_code_and_keeps_joined_phones(
 
 
 def test_the_host_pdf_prints_the_recovery_code_only_while_it_works(client: Any, table: dict[str, Any]) -> None:
-    from ledger import access, night as ledger_night
-    from ledger.db import get_session
+    from ledger.access import roles as access
+    from ledger.night import lifecycle as ledger_night
+    from ledger.storage.db import get_session
 
     with client.application.app_context():
         db = get_session()

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 import pytest
 
 from ledger import create_app
-from ledger.limits import SETTLE_LIMIT, SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
+from ledger.access.limits import SETTLE_LIMIT, SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""A leaver's cash-out (ledger.settlement.cash_out) and the seating helpers (ledger.timeline,
+"""A leaver's cash-out (ledger.settlement.plan.cash_out) and the seating helpers (ledger.night.timeline,
 ledger.games.tonk.renaming): pure functions, checked by examples and properties."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.games.tonk.renaming import rename_entry, rename_result
-from ledger.settlement import CashOut, UnbalancedError, cash_out, settle, settle_after_payments
-from ledger.timeline import rotate, seat_for_newcomer
+from ledger.settlement.plan import CashOut, UnbalancedError, cash_out, settle, settle_after_payments
+from ledger.night.timeline import rotate, seat_for_newcomer
 from ledger.transfers import Transfer
 
 PROPERTY = settings(max_examples=300, database=None, deadline=None)  # no timing in tests; a loaded machine is slow

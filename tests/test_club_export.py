@@ -90,7 +90,7 @@ def test_a_club_round_trips_into_a_fresh_database(client: Any, fresh_client: Any
     assert night["status"] == "closed" and night["hand_count"] == 10
     # every imported night's kept figures are what its hands and payments add up to
     with fresh_client.application.app_context():
-        from ledger.db import get_session
+        from ledger.storage.db import get_session
         db = get_session()
         for night_id in copy["night_tokens"]:
             checked_figures(db, night_id)

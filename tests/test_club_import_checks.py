@@ -11,7 +11,7 @@ import pytest
 from sqlmodel import select
 
 from club_nights import bearer, make_club, three_nights
-from ledger.clubs.models import Club
+from ledger.storage.club_models import Club
 
 
 @pytest.fixture
@@ -23,7 +23,7 @@ def document(client: Any) -> dict[str, Any]:
 
 def _clubs(client: Any) -> int:
     with client.application.app_context():
-        from ledger.db import get_session
+        from ledger.storage.db import get_session
         return len(list(get_session().exec(select(Club))))
 
 

@@ -14,8 +14,8 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from club_nights import bearer, make_club, three_nights, won_club_night
-from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubKey, ClubMember, ClubNight, ClubPayment, ClubSeat
-from ledger.models import AccessKey, AuditEvent, GameSession, Hand, HandTransfer, Payment, PlayerFigures
+from ledger.storage.club_models import Club, ClubCarry, ClubEvent, ClubKey, ClubMember, ClubNight, ClubPayment, ClubSeat
+from ledger.storage.models import AccessKey, AuditEvent, GameSession, Hand, HandTransfer, Payment, PlayerFigures
 
 TABLES = (Club, ClubMember, ClubKey, ClubNight, ClubSeat, ClubCarry, ClubPayment, ClubEvent, GameSession, Hand,
           HandTransfer, Payment, AuditEvent, AccessKey, PlayerFigures)
@@ -59,7 +59,7 @@ def document(client: Any) -> dict[str, Any]:
 
 def rows(client: Any) -> dict[str, int]:
     with client.application.app_context():
-        from ledger.db import get_session
+        from ledger.storage.db import get_session
         db = get_session()
         return {table.__tablename__: db.exec(select(func.count()).select_from(table)).one() for table in TABLES}
 

@@ -80,7 +80,7 @@ def test_a_club_of_a_thousand_hands_imports_back_whole(client: Any, fresh_client
     assert pdf_text(fresh_client.get(f"{copy_url}/statements/{copied['id']}.pdf", headers=bearer(copy["token"])).data) \
         == pdf_text(client.get(f"{url}/statements/{member['id']}.pdf", headers=bearer(club["token"])).data)
     with fresh_client.application.app_context():
-        from ledger.db import get_session
+        from ledger.storage.db import get_session
         for night_id in copy["night_tokens"]:
             checked_figures(get_session(), night_id)
 

@@ -408,8 +408,8 @@ def test_migration_0006_keeps_every_member_and_gives_none_a_language(database_ur
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger.clubs.models import ClubMember
-    from ledger.db import make_engine, migrations_config, upgrade
+    from ledger.storage.club_models import ClubMember
+    from ledger.storage.db import make_engine, migrations_config, upgrade
 
     engine = make_engine(database_url)
     config = migrations_config()

@@ -1,5 +1,5 @@
 """Issue 10: CSV exports in another language. The header rows are the files' machine contract
-(the same English identifiers in every language, :mod:`ledger.export`); the hand descriptions,
+(the same English identifiers in every language, :mod:`ledger.night.export`); the hand descriptions,
 sentences a person reads, are the engine's sentences in the reader's language."""
 from __future__ import annotations
 

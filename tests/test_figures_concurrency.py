@@ -1,5 +1,5 @@
 """Issue 11: phones recording, voiding, restoring, correcting and paying at the same moment,
-through a real server process, leave the running figures (:mod:`ledger.figures`) equal to a full
+through a real server process, leave the running figures (:mod:`ledger.night.figures`) equal to a full
 recomputation from the hands and payments. Run on PostgreSQL when ``LEDGER_TEST_DATABASE_URL``
 is set (its row locks, not a process-wide lock, queue the writers), else on SQLite."""
 from __future__ import annotations

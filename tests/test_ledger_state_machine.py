@@ -3,7 +3,7 @@ rule-based state machine over the JSON API, on the suite's database). After ever
 is zero-sum, the running net is the sum of the counted hands, what is outstanding is that net
 less the payments, hand numbers run 1..n with no gap or repeat, and the history holds exactly
 one audit event per change. The running figures the ledger keeps with each change
-(:mod:`ledger.figures`: nets, payments, last hands, counted hands, stakes) equal a full
+(:mod:`ledger.night.figures`: nets, payments, last hands, counted hands, stakes) equal a full
 recomputation from the hands and payments after every step.
 
 Entries are real ones the classic rules accept (discard-outs, tonk-outs, knocks and dry stocks
@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from conftest import session_body
 from kept_figures import checked_figures, checked_table
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.games.tonk import HandError, score_entry
 
 PHONES = ("host", "player", "viewer")

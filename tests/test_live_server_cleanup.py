@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import text
 
 from conftest import session_body
-from ledger.db import get_engine, get_session
+from ledger.storage.db import get_engine, get_session
 from live_server import REPO, JoinedServer, ServerProcess, call, free_port
 
 

@@ -73,7 +73,7 @@ def test_table_finds_the_last_counted_hand_behind_five_voided_ones(
     """The table reads its counters from the night's row and the last counted hand from the five
     it shows; when all five are void it looks further back, and still equals a recomputation."""
     from kept_figures import checked_table
-    from ledger.db import get_session
+    from ledger.storage.db import get_session
 
     record(client, watched_table, night_data, 8)
     for number in range(3, 9):
@@ -123,9 +123,9 @@ def test_the_table_counts_hands_recorded_after_the_night_was_read(
     """A poll reads the night's row, then its version, then the table: on PostgreSQL each
     statement sees the latest commit, so a hand recorded between the first two is in the version
     and must be in the counts too (else every later poll is a 304 to stale counts)."""
-    from ledger.access import SYSTEM
-    from ledger.db import get_session
-    from ledger.models import GameSession
+    from ledger.access.roles import SYSTEM
+    from ledger.storage.db import get_session
+    from ledger.storage.models import GameSession
     from ledger.web.views import table_state
 
     record(client, watched_table, night_data, 3)

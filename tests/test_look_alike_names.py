@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import select
 
 from club_nights import bearer, make_club, three_nights, won_club_night
-from ledger.clubs.models import Club
+from ledger.storage.club_models import Club
 from ledger import names
 from ledger.names import normalise_name
 from test_web_clubs import errors_of, owner_phone
@@ -186,7 +186,7 @@ def test_a_club_night_refuses_a_new_name_that_looks_like_a_member(client: Any) -
 
 def _clubs(client: Any) -> int:
     with client.application.app_context():
-        from ledger.db import get_session
+        from ledger.storage.db import get_session
         return len(list(get_session().exec(select(Club))))
 
 

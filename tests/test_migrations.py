@@ -8,7 +8,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlmodel import SQLModel
 
-from ledger.db import make_engine, upgrade
+from ledger.storage.db import make_engine, upgrade
 
 
 def test_migrations_match_the_models(database_url: str) -> None:
@@ -32,8 +32,8 @@ def test_finding_13_a_database_from_before_upgrades_with_utc_nights_and_whole_ke
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger.db import migrations_config
-    from ledger.models import GameSession
+    from ledger.storage.db import migrations_config
+    from ledger.storage.models import GameSession
 
     engine = make_engine(database_url)
     config = migrations_config()
@@ -67,8 +67,8 @@ def test_issue_13_old_hands_upgrade_to_the_nights_seating_and_stake(database_url
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger.db import migrations_config
-    from ledger.models import GameSession, Hand, Payment
+    from ledger.storage.db import migrations_config
+    from ledger.storage.models import GameSession, Hand, Payment
 
     engine = make_engine(database_url)
     config = migrations_config()
@@ -101,7 +101,7 @@ def test_issue_13_old_hands_upgrade_to_the_nights_seating_and_stake(database_url
 def test_issue_13_migration_goes_down_again(database_url: str) -> None:
     from alembic import command
 
-    from ledger.db import migrations_config
+    from ledger.storage.db import migrations_config
 
     engine = make_engine(database_url)
     upgrade(engine)
@@ -130,8 +130,8 @@ def test_issue_11_old_nights_upgrade_with_their_running_figures(database_url: st
     from sqlmodel import Session
 
     from kept_figures import checked_figures
-    from ledger.db import migrations_config
-    from ledger.timeline import StakeChange
+    from ledger.storage.db import migrations_config
+    from ledger.night.timeline import StakeChange
 
     engine = make_engine(database_url)
     config = migrations_config()
@@ -189,8 +189,8 @@ def test_issue_9_clubs_migration_keeps_old_nights_and_goes_down_again(database_u
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger.db import migrations_config
-    from ledger.models import GameSession
+    from ledger.storage.db import migrations_config
+    from ledger.storage.models import GameSession
 
     engine = make_engine(database_url)
     config = migrations_config()
@@ -224,7 +224,7 @@ def test_dotted_i_migration_rekeys_members_without_merging_any(database_url: str
     from alembic import command
     from sqlalchemy import text
 
-    from ledger.db import migrations_config
+    from ledger.storage.db import migrations_config
 
     engine = make_engine(database_url)
     config = migrations_config()
@@ -251,7 +251,7 @@ def test_dotted_i_migration_rekeys_members_without_merging_any(database_url: str
                       ("two", "ALİ", "ali"), ("two", "Alı", "alı")]
     from sqlmodel import Session
 
-    from ledger.clubs.models import Club
+    from ledger.storage.club_models import Club
     from ledger.clubs.roster import member_by_name
 
     with Session(engine) as db:  # each of the two is found by their own name, the rest by the rule
@@ -272,10 +272,10 @@ def test_issue_20_club_keys_upgrade_live_and_the_column_goes_down_again(database
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger import access
-    from ledger.clubs.models import Club
+    from ledger.access import roles as access
+    from ledger.storage.club_models import Club
     from ledger.clubs.roster import actor_for
-    from ledger.db import migrations_config
+    from ledger.storage.db import migrations_config
 
     engine = make_engine(database_url)
     config = migrations_config()
@@ -311,9 +311,9 @@ def test_issue_21_old_nights_upgrade_as_tonk_nights_and_the_game_goes_down_again
     from sqlalchemy import text
     from sqlmodel import Session
 
-    from ledger import figures
-    from ledger.db import migrations_config
-    from ledger.models import GameSession
+    from ledger.night import figures
+    from ledger.storage.db import migrations_config
+    from ledger.storage.models import GameSession
 
     engine = make_engine(database_url)
     config = migrations_config()

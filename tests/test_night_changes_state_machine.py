@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, precondition, rule, run_state_machine_as_test
 
 from kept_figures import checked_table
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.games.tonk import score_entry
 from test_ledger_state_machine import PHONES, entries, make_machine
 

@@ -1,5 +1,5 @@
 """Issue 11 item 5: PDFs render off the request threads. Through the API (the app's own worker
-pool, :mod:`ledger.render_pool`): two downloads of the same uncached pack render it once, and a
+pool, :mod:`ledger.statements.render_pool`): two downloads of the same uncached pack render it once, and a
 hand is recorded while a pack renders. "While" is read from the pool's state (a render pending),
 never from a clock."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from ledger import night as ledger_night
-from ledger.db import get_session
-from ledger.render_pool import pool
+from ledger.night import lifecycle as ledger_night
+from ledger.storage.db import get_session
+from ledger.statements.render_pool import pool
 
 PLAYERS = ("Dee", "Marcus", "Rosa", "Tomás", "Zoë", "Łukasz", "Priya", "Sam")
 HANDS = 200  # a pack that takes a while to render

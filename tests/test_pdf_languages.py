@@ -24,14 +24,14 @@ from babel.messages.catalog import Catalog
 from i18n_text import ALLOWED
 from ledger.clubs.season import ClubPaymentLine, SeasonReport
 from ledger.clubs.standings import NightLine, Period, Standing
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import PSEUDO, gettext, use_language
 from ledger.i18n import catalogs
 from ledger.i18n.pseudo import pseudo
 from ledger.money import format_minor
-from ledger.night_reads import report_source
-from ledger.render_pool import pool
-from ledger.report import HandLine, SessionReport
+from ledger.night.reads import report_source
+from ledger.statements.render_pool import pool
+from ledger.night.report import HandLine, SessionReport
 from ledger.games.tonk import PRESETS
 from ledger.statements.pack import render
 from ledger.statements.season import render_season_statement
@@ -105,7 +105,7 @@ def engine_words(app: Any, session_id: str) -> set[str]:
     that the engine still gives in English: wrapping them is another part of issue 10, in
     ``ledger/games/tonk``. Once they go through the catalogue they read in the pseudo language and
     nothing is allowed here."""
-    from ledger import night as ledger_night
+    from ledger.night import lifecycle as ledger_night
 
     with app.app_context():
         db = get_session()

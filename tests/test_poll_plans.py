@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from sqlalchemy.sql import ClauseElement
 
-from ledger import create_app, figures, payments
-from ledger import night as ledger_night
-from ledger import night_reads
-from ledger.access import _KEY_BY_HASH
-from ledger.db import get_session
+from ledger import create_app
+from ledger.night import figures
+from ledger.night import payments
+from ledger.night import lifecycle as ledger_night
+from ledger.night import reads as night_reads
+from ledger.access.roles import _KEY_BY_HASH
+from ledger.storage.db import get_session
 from ledger.web import hand_rows, live, log_page
 
 NIGHT = {"night": "n" * 32}

@@ -1,4 +1,4 @@
-"""Issue 11 item 5: the pool PDFs render in, off the request threads (:mod:`ledger.render_pool`).
+"""Issue 11 item 5: the pool PDFs render in, off the request threads (:mod:`ledger.statements.render_pool`).
 
 Jobs here are real functions handed to the pool: one that waits for the test to let it finish
 (so "while a render runs" is a state, never a timing), the real PDF renderer, and one that
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from ledger.render_pool import Busy, RenderPool
-from ledger.report import HandLine, SessionReport
+from ledger.statements.render_pool import Busy, RenderPool
+from ledger.night.report import HandLine, SessionReport
 from ledger.statements.pack import render
 
 GATES: dict[str, threading.Event] = {}

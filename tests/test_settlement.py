@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.settlement import EXACT_LIMIT, SettlementPlan, UnbalancedError, settle
+from ledger.settlement.plan import EXACT_LIMIT, SettlementPlan, UnbalancedError, settle
 from ledger.transfers import Transfer
 
 VECTORS = Path(__file__).parent / "vectors" / "settlement.json"
@@ -304,7 +304,7 @@ def test_beyond_limit_is_heuristic_and_still_clears(balances, limit):
 
 
 # -- stable plans while people pay -----------------------------------------------------------------
-from ledger.settlement import settle_after_payments  # noqa: E402
+from ledger.settlement.plan import settle_after_payments  # noqa: E402
 
 NIGHT = {"Dee": 300, "Marcus": -100, "Rosa": -150, "Tomás": -50}
 

@@ -1,7 +1,7 @@
 """Issue 20 item 9: the settle-up "why" adds up. Each line of the plan is explained by an
 allocation of its payer's losses, hand by hand, that sums exactly to the line, with no hand's
 loss used more than once across the payer's lines; a hand used in part says so. The API
-(``because``), the settle page and the PDFs show the same allocation (``ledger/allocation.py``)."""
+(``because``), the settle page and the PDFs show the same allocation (``ledger/settlement/allocation.py``)."""
 from __future__ import annotations
 
 import html
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.allocation import Loss, explain
-from ledger.settlement import settle_after_payments
+from ledger.settlement.allocation import Loss, explain
+from ledger.settlement.plan import settle_after_payments
 from ledger.transfers import Transfer
 
 PROPERTY = settings(max_examples=300, database=None, deadline=None)
@@ -303,9 +303,9 @@ def test_explaining_the_plan_reads_only_the_newest_hands_it_needs(app: Any, clie
     leaves Ann and Cat owing Bob a stake each; the reasons come from the newest batch of hands."""
     from sqlalchemy import event
 
-    from ledger import night as ledger_night
-    from ledger import payments
-    from ledger.db import get_session
+    from ledger.night import lifecycle as ledger_night
+    from ledger.night import payments
+    from ledger.storage.db import get_session
 
     night = three_friends(client, [])
     with app.app_context():

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.settlement import SettlementPlan, settle, settle_after_payments
+from ledger.settlement.plan import SettlementPlan, settle, settle_after_payments
 from ledger.transfers import Transfer
 from test_settlement import assert_clears, brute_force_minimum, zero_sum_balances
 
@@ -219,7 +219,7 @@ def test_a_prefer_that_is_no_plan_is_refused_naming_the_field(client: Any, prefe
 @PROPERTY
 @given(zero_sum_balances(8, st.integers(-12, 12)), payment_steps)
 def test_what_is_remembered_changes_no_answer(balances: dict[str, int], steps: list[tuple[int, int]]) -> None:
-    from ledger import settlement
+    from ledger.settlement import plan as settlement
 
     names = list(balances)
     payments = [Transfer(names[a % len(names)], names[(a + 1 + b) % len(names)], b) for a, b in steps

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.settlement import EXACT_LIMIT, settle
+from ledger.settlement.plan import EXACT_LIMIT, settle
 from settlement_reference import minimum_transfers
 
 COMPARE = settings(max_examples=400, database=None, deadline=None)

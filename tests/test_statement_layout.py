@@ -13,8 +13,8 @@ from urllib.parse import quote, unquote
 import pytest
 from pypdf import PdfReader
 
-from ledger.downloads import content_disposition
-from ledger.report import HandLine, SessionReport
+from ledger.statements.downloads import content_disposition
+from ledger.night.report import HandLine, SessionReport
 from ledger.statements import file_name, render_player_statement, render_session_summary
 from test_statement_scripts import _report
 

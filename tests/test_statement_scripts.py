@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 import pytest
 from pypdf import PdfReader
 
-from ledger.report import HandLine, SessionReport
+from ledger.night.report import HandLine, SessionReport
 from ledger.statements import cjk, render_night_pack, render_player_statement, render_session_summary
 from ledger.transfers import Transfer
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from ledger import night as ledger_night
-from ledger.db import get_session
+from ledger.night import lifecycle as ledger_night
+from ledger.storage.db import get_session
 from ledger.money import format_minor
 
 EIGHT = ["Dee Okafor", "Marcus Lindqvist", "Rosa Delgado", "Tomás Ferreira", "Zoë Kowalczyk", "Ana Sato", "Bo Nguyen", "Cyrus Farahani"]

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from ledger.money import format_minor
-from ledger.report import HandLine, SessionReport
+from ledger.night.report import HandLine, SessionReport
 from ledger.statements import render_session_summary as reexported
 from ledger.statements.pack import render_session_summary
 from ledger.transfers import Transfer

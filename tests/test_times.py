@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import Session, select
 
 from conftest import session_body
-from ledger.models import AuditEvent, GameSession, Hand
+from ledger.storage.models import AuditEvent, GameSession, Hand
 from test_web_pages import csrf_of, start_form
 
 SATURDAY_0730_UTC = datetime(2026, 1, 3, 7, 30, tzinfo=timezone.utc)  # Friday 23:30 in Los Angeles

@@ -13,7 +13,7 @@ from sqlmodel import Session, create_engine, func, select
 
 from ledger.cli import load_night
 from ledger.games.tongits.night_file import NightFileMismatch, replay_night
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from tests.test_tongits_ledger import NIGHT, tongits_night
 
 

@@ -221,7 +221,7 @@ def test_a_pot_split_at_a_seat_change_is_said_in_the_summary_and_the_statement()
     the ledger shapes it, drawn without a database)."""
     from datetime import datetime, timezone
 
-    from ledger.report import HandLine, PotReport, SessionReport
+    from ledger.night.report import HandLine, PotReport, SessionReport
     from ledger.statements.pack import render_player_statement, render_session_summary
     from ledger.transfers import Transfer
 

@@ -53,7 +53,7 @@ def test_finding_2_changed_saved_form_refused_by_rules_shows_message(
 
 
 # -- finding 10: one budget of code guesses per client, whichever door --------------------------------
-GUESSES_PER_MINUTE = 10  # ledger.limits.JOIN_LIMIT's first window
+GUESSES_PER_MINUTE = 10  # ledger.access.limits.JOIN_LIMIT's first window
 
 
 def _guess_on_the_phone(client: Any, code: str, name: str = "") -> Any:

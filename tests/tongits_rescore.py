@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ledger import figures
-from ledger.db import make_engine
+from ledger.night import figures
+from ledger.storage.db import make_engine
 from ledger.games import game
-from ledger.models import GameSession, Hand
+from ledger.storage.models import GameSession, Hand
 
 
 def rescored_from_the_start(db: Session, night_id: str, *, dealt_by_the_rule: bool = False) -> dict[str, Any]:

@@ -25,8 +25,11 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
-from ledger import access, downloads, export, hosts
-from ledger import night as ledger_night
+from ledger.access import roles as access
+from ledger.statements import downloads
+from ledger.night import export
+from ledger.night import hosts
+from ledger.night import lifecycle as ledger_night
 from ledger.api.errors import INTERNAL_ERROR, TOO_MANY_ATTEMPTS, ApiError, error_response, http_sentence
 from ledger.api.requests import authorised, authorised_night, bearer_token, bp, device, idempotency_key, json_body, load
 from ledger.api.schemas import (
@@ -39,16 +42,16 @@ from ledger.api.schemas import (
     SettleSchema,
 )
 from ledger.api.share_links import share_json
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import N_
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
-from ledger.models import GameSession
+from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
+from ledger.storage.models import GameSession
 from ledger.names import normalise_entry
-from ledger.payments import because_json, carried_into, explained_settlement
+from ledger.night.payments import because_json, carried_into, explained_settlement
 from ledger.games import DEFAULT_GAME, GAMES, UnknownGame, game
 from ledger.games.tonk import RuleSet, score_entry
 from ledger.sentences import Sentence
-from ledger.settlement import UnbalancedError, settle
+from ledger.settlement.plan import UnbalancedError, settle
 from ledger.transfers import Transfer
 
 SESSION_FIELD_CODES = {"stake": "invalid_stake"}
@@ -286,9 +289,9 @@ def history(session_id: str) -> Any:
 @bp.get("/sessions/<session_id>/settlement")
 def settlement(session_id: str) -> Any:
     """The fewest transfers that clear the current balances (shape as ``/settle``; the plan is
-    kept while people pay, :func:`ledger.settlement.settle_after_payments`), each transfer with
+    kept while people pay, :func:`ledger.settlement.plan.settle_after_payments`), each transfer with
     ``because``: the payer's losses that explain it, ``[{"hand", "amount"}]`` summing exactly to
-    its amount (:mod:`ledger.allocation`; ``{"payment", "amount"}`` for money the payer was paid
+    its amount (:mod:`ledger.settlement.allocation`; ``{"payment", "amount"}`` for money the payer was paid
     beyond what they were owed); and ``carried_into``: the club whose balances took what was still owed when the night closed
     (its id; the transfers are then settled in the club, not between the night's players),
     else ``null``."""

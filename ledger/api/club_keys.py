@@ -10,7 +10,7 @@ from flask import jsonify
 from ledger.api.clubs import club_authorised, club_share_json
 from ledger.api.requests import bp
 from ledger.clubs import carry, keys
-from ledger.db import get_session
+from ledger.storage.db import get_session
 
 
 @bp.get("/clubs/<club_id>/devices")

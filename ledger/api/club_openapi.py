@@ -1,9 +1,12 @@
-"""The club calls' part of the OpenAPI document (:mod:`ledger.api.openapi` merges it in)."""
+"""The club calls' part of the OpenAPI document (:mod:`ledger.api.openapi` merges it in; both build from :mod:`ledger.api.openapi_parts`)."""
 from __future__ import annotations
 
 from typing import Any
 
 from ledger.api import club_schemas as club
+from ledger.api.openapi_parts import PAYMENT_KEY
+from ledger.api.openapi_parts import json_answer as _json
+from ledger.api.openapi_parts import operation as _op
 from ledger.api.schemas import MAX_NUMBER
 
 CLUB_ID = {"name": "club_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
@@ -24,8 +27,6 @@ def club_parameters(path: str) -> list[dict[str, Any]]:
 
 def club_paths() -> dict[str, dict[str, Any]]:
     """Paths of :mod:`ledger.api.clubs`, relative to ``/api/v1``."""
-    from ledger.api.openapi import PAYMENT_KEY, _json, _op
-
     pdf = {"description": "The PDF.", "content": {"application/pdf": {
         "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}
     csv = {"description": "The CSV table.", "content": {"text/csv": {

@@ -11,7 +11,7 @@ from ledger.api.schemas import AMOUNT_BOUNDS, MAX_NUMBER, NAME_BOUNDS
 from ledger.clubs.import_schema import ClubImportSchema  # noqa: F401  (the import's body, its shape and bounds)
 from ledger.i18n import LANGUAGES
 from ledger.money import minor_digits
-from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 
 CLUB_ROLES = ("owner", "member", "viewer")
 CLUB_CSV_TABLES = ("members", "nights", "results", "carries", "payments", "history")

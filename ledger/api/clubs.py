@@ -14,8 +14,8 @@ from typing import Any
 from flask import jsonify, request, url_for
 from werkzeug.routing import BaseConverter
 
-from ledger import access
-from ledger import night as ledger_night
+from ledger.access import roles as access
+from ledger.night import lifecycle as ledger_night
 from ledger.api.errors import ApiError
 from ledger.api.requests import bearer_token, bp, idempotency_key, json_body, load
 from ledger.api.share_links import share_json
@@ -23,11 +23,11 @@ from ledger.api.club_schemas import (
     ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, ClubSettingsSchema, MemberSchema, MemberUpdateSchema,
 )
 from ledger.clubs import carry, keys, roster
-from ledger.clubs.models import Club
+from ledger.storage.club_models import Club
 from ledger.clubs.roster import ClubActor
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import N_
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.games.tonk import RuleSet
 
 
@@ -377,7 +377,7 @@ def club_statement_pdf(club_id: str, member_id: int) -> Any:
     standings; any club role), in the member's language when they have one, else the request's;
     404 ``member_not_found``."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response, season_language
+    from ledger.statements.downloads import pdf_response, season_language
     from ledger.statements.season import render_season_statement
 
     club, _actor = club_authorised(club_id)
@@ -393,7 +393,7 @@ def club_statement_pdf(club_id: str, member_id: int) -> Any:
 def club_summary_pdf(club_id: str) -> Any:
     """The club summary PDF for the period: standings, cumulative net chart, balances, plan."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response, season_language
+    from ledger.statements.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)

@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from ledger.i18n import N_
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
 from ledger.sentences import Sentence, english, render
 

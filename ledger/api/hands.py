@@ -1,6 +1,6 @@
 """The JSON API's hand calls (``/api/v1/sessions/{id}/…``): list and record hands, preview an
 entry, read one hand and its versions, void, restore and amend it, undo and redo the last hand.
-Answers are :func:`ledger.night.hand_json` shapes; money is JSON integers in minor units.
+Answers are :func:`ledger.night.lifecycle.hand_json` shapes; money is JSON integers in minor units.
 """
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from typing import Any
 
 from flask import jsonify
 
-from ledger import night as ledger_night
+from ledger.night import lifecycle as ledger_night
 from ledger.api.errors import ApiError
 from ledger.api.requests import authorised, authorised_night, bp, idempotency_key, json_body, load
 from ledger.api.schemas import AmendSchema, HandCreateSchema
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import N_
-from ledger.models import GameSession
-from ledger.night import Submission
+from ledger.storage.models import GameSession
+from ledger.night.lifecycle import Submission
 
 # built once: a marshmallow 4 schema keeps no state between loads (its messages are English
 # sentences, put into the request's language when the error is answered)
@@ -43,7 +43,7 @@ def _submission_of(body: dict[str, Any]) -> Submission:
         hands=body["hands"],
         side_bets=body["side_bets"],
         dealer=body["dealer"],
-        idempotency_key=idempotency_key(),  # stored whole or refused, "" too (ledger.night.check_idempotency_key)
+        idempotency_key=idempotency_key(),  # stored whole or refused, "" too (ledger.night.lifecycle.check_idempotency_key)
         number=body["number"],
         seen_players=tuple(seen["players"]) if seen else None,
         seen_stake_minor=seen["stake"] if seen else None,

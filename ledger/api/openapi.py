@@ -17,37 +17,13 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from ledger.api import responses as out
 from ledger.api import schemas as inp
 from ledger.api import seating_schemas as seat
+from ledger.api.club_openapi import club_parameters, club_paths
 from ledger.api.club_schemas import CloseSchema
+from ledger.api.openapi_parts import ERROR_CODES, IDEMPOTENCY_KEY, JSON, PAYMENT_KEY
+from ledger.api.openapi_parts import json_answer as _json
+from ledger.api.openapi_parts import operation as _op
 
 PREFIX = "/api/v1"
-BEARER = [{"bearerAuth": []}]
-JSON = "application/json"
-
-ERROR_CODES = {
-    400: "`malformed_json`: the body is empty or not JSON; `invalid_game` (`POST /score`, `POST /sessions`): `game` names no game.",
-    401: "`unauthorized`: no bearer token was sent; `token_revoked`: the token was withdrawn (its phone removed, "
-         "or the links renewed).",
-    403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
-    404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
-         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, "
-         "or `not_found` for a path that names nothing.",
-    409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
-         "(with `current`), `hand_voided`, `idempotency_key_reused`, `night_carried` (a payment or its void on "
-         "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
-         "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself).",
-    410: "`code_used`: the recovery code was used already, or replaced by a new one.",
-    413: "`request_entity_too_large`: the body is past the server's limit (256 KiB; a club import's is "
-         "`IMPORT_MAX_BYTES`, 64 MiB by default).",
-    422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
-         "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `import_mismatch` (a club "
-         "import's figure that differs from its replay), or an `Idempotency-Key` "
-         "that is not 1 to 200 printable characters.",
-    413: "`request_entity_too_large`: the body is too large for this call; nothing of it is kept.",
-    429: "`too_many_attempts`: this client called too often; wait a minute.",
-    503: "`pdf_busy` (with `retry_after`, seconds, also sent as `Retry-After`): the PDF is still being made, "
-         "or many are; ask again then (a finished one is kept).",
-}
-
 SESSION_ID = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
 NUMBER = {"name": "number", "in": "path", "required": True, "description": "Hand number.",
           "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
@@ -57,33 +33,6 @@ PHONE_ID = {"name": "phone_id", "in": "path", "required": True, "description": "
             "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
 SEAT = {"name": "seat", "in": "path", "required": True, "description": "Seat number, 1..n in seat order.",
         "schema": {"type": "integer", "minimum": 1, "maximum": inp.MAX_NUMBER}}
-IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key", "in": "header", "required": False,
-    "description": "Makes a retry safe: the same key with the same hand answers 200 with the hand "
-                   "already recorded; with another hand, 409 idempotency_key_reused.",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[\\x20-\\x7e]+$"},
-}
-PAYMENT_KEY = IDEMPOTENCY_KEY | {
-    "description": "Makes a retry or a double tap safe: the same key with the same payment answers 200 with "
-                   "the payment already recorded; with another payment, 409 idempotency_key_reused."}
-
-
-def _json(schema: Any, description: str) -> dict[str, Any]:
-    return {"description": description, "content": {JSON: {"schema": schema}}}
-
-
-def _op(summary: str, ok: dict[int, dict[str, Any]], errors: tuple[int, ...], *, body: Any = None,
-        auth: bool = True, params: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    responses: dict[str | int, Any] = {str(status): spec for status, spec in ok.items()}
-    statuses = set(errors) | ({401, 403, 404} if auth else set()) | ({400, 422} if body is not None else set())
-    for status in sorted(statuses):
-        responses[str(status)] = _json("Error", ERROR_CODES[status])
-    operation: dict[str, Any] = {"summary": summary, "responses": responses, "security": BEARER if auth else []}
-    if body is not None:
-        operation["requestBody"] = {"required": True, "content": {JSON: {"schema": body}}}
-    if params:
-        operation["parameters"] = params
-    return operation
 
 
 def _paths() -> dict[str, dict[str, Any]]:
@@ -211,8 +160,6 @@ def _paths() -> dict[str, dict[str, Any]]:
 
 
 def _club_paths() -> dict[str, dict[str, Any]]:
-    from ledger.api.club_openapi import club_paths
-
     return club_paths()
 
 
@@ -249,8 +196,6 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     params += [PAYMENT_ID] if "{payment_id}" in path else []
     params += [SEAT] if "{seat}" in path else []
     params += [PHONE_ID] if "{phone_id}" in path else []
-    from ledger.api.club_openapi import club_parameters
-
     return params + club_parameters(path)
 
 

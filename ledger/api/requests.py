@@ -12,9 +12,9 @@ from typing import Any
 from flask import Blueprint, request
 from marshmallow import Schema, ValidationError
 
-from ledger import access
-from ledger import night as ledger_night
-from ledger.access import AccessDenied, Actor
+from ledger.access import roles as access
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import AccessDenied, Actor
 from ledger.api.errors import (
     ApiError,
     error_response,
@@ -23,10 +23,10 @@ from ledger.api.errors import (
     handle_night_error,
     schema_error,
 )
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import N_
-from ledger.models import GameSession
-from ledger.night import NightError
+from ledger.storage.models import GameSession
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -73,7 +73,7 @@ def bearer_token() -> str | None:
 
 def idempotency_key() -> str | None:
     """The request's ``Idempotency-Key`` header as sent: ``None`` only when there is none, so
-    that an empty one is refused (422 ``invalid_entry``, :func:`ledger.idempotency.check_idempotency_key`)
+    that an empty one is refused (422 ``invalid_entry``, :func:`ledger.night.idempotency.check_idempotency_key`)
     instead of being taken as no key."""
     return request.headers.get("Idempotency-Key")
 

@@ -1,6 +1,6 @@
 """Marshmallow schemas of the JSON API's answers, for the published OpenAPI document.
 
-They describe what :mod:`ledger.night`, :mod:`ledger.export` and the rules engine return (every
+They describe what :mod:`ledger.night.lifecycle`, :mod:`ledger.night.export` and the rules engine return (every
 amount an int in minor units); the schemathesis test (``tests/test_api_contract.py``) checks
 every answer of every operation against them. Objects may carry more fields than listed.
 """
@@ -82,7 +82,7 @@ class SettlePlanSchema(Answer):
 
 
 class BecauseSchema(Answer):
-    """One reason of a settle-up transfer: part of a loss of its payer (:mod:`ledger.allocation`)."""
+    """One reason of a settle-up transfer: part of a loss of its payer (:mod:`ledger.settlement.allocation`)."""
 
     hand = fields.Integer(metadata={"description": "The hand whose loss this part is."})
     payment = fields.Integer(metadata={

@@ -8,13 +8,13 @@ from typing import Any
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
 
-from ledger.export import CSV_TABLES
-from ledger.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
+from ledger.night.export import CSV_TABLES
+from ledger.access.limits import SETTLE_MAX_BALANCES, SETTLE_MAX_NONZERO
 from ledger.money import minor_digits
-from ledger.night import MAX_NAME
-from ledger.payments import MAX_PAYMENT_MINOR
+from ledger.night.lifecycle import MAX_NAME
+from ledger.night.payments import MAX_PAYMENT_MINOR
 from ledger.games.tonk.validation import MAX_STAKE_MINOR
-from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 
 MAX_NUMBER = 2**31 - 1
 # the bounds the API enforces, for the document only: the checks themselves are the ledger's and
@@ -229,10 +229,10 @@ class PreferLineSchema(Schema):
 
 class SettleSchema(Schema):
     """``POST /api/v1/settle``: ``balances`` maps players (names that are not blank) to signed
-    ints (minor units); at most :data:`~ledger.limits.SETTLE_MAX_BALANCES` entries,
-    :data:`~ledger.limits.SETTLE_MAX_NONZERO` of them non-zero. ``prefer`` (optional, at most as
+    ints (minor units); at most :data:`~ledger.access.limits.SETTLE_MAX_BALANCES` entries,
+    :data:`~ledger.access.limits.SETTLE_MAX_NONZERO` of them non-zero. ``prefer`` (optional, at most as
     many lines as balances may be sent) is a plan shown before: among the plans with the fewest
-    transfers the one keeping the most of its lines is answered (:func:`ledger.settlement.settle`);
+    transfers the one keeping the most of its lines is answered (:func:`ledger.settlement.plan.settle`);
     each line names two different players of ``balances`` (else 422 naming ``prefer.<i>.from`` or
     ``.to``)."""
 

@@ -1,6 +1,6 @@
 """The seating calls of ``/api/v1`` (host only): sit in, leave with a cash-out, change the
 stake, swap two seats from a hand on, rename a player. Each takes effect from the next hand
-(``from_hand``) and is one audit event; see :mod:`ledger.seating` for the rules of each.
+(``from_hand``) and is one audit event; see :mod:`ledger.night.seating` for the rules of each.
 Errors as everywhere in the API: ``{"error", "message", "field"}``.
 """
 from __future__ import annotations
@@ -9,12 +9,12 @@ from typing import Any
 
 from flask import jsonify
 
-from ledger import night as ledger_night
-from ledger import seating
+from ledger.night import lifecycle as ledger_night
+from ledger.night import seating
 from ledger.api.requests import authorised, bp, json_body, load
 from ledger.api.seating_schemas import LeaveSchema, RenameSchema, SitInSchema, StakeSchema, SwapSchema
 from ledger.clubs import seat_renames
-from ledger.db import get_session
+from ledger.storage.db import get_session
 
 
 @bp.post("/sessions/<session_id>/players")

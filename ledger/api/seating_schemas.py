@@ -1,5 +1,5 @@
 """Marshmallow schemas of the seating calls (``ledger.api.seating``): their request bodies
-(shape only; seats, names and the rules are checked by :mod:`ledger.seating`) and their
+(shape only; seats, names and the rules are checked by :mod:`ledger.night.seating`) and their
 answers, both published in the OpenAPI document (:mod:`ledger.api.openapi`)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from ledger.api.responses import PaymentOutSchema, TransferSchema
 from ledger.api.schemas import NAME_BOUNDS, STAKE_BOUNDS
-from ledger.seating import SETTLE_CHOICES
+from ledger.night.seating import SETTLE_CHOICES
 
 
 class SitInSchema(Schema):

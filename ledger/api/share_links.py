@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import url_for
 
-from ledger import access
-from ledger.models import GameSession
+from ledger.access import roles as access
+from ledger.storage.models import GameSession
 
 
 def share_json(night: GameSession, host_token: str) -> dict[str, Any]:

@@ -6,5 +6,5 @@ owed into the club's running balances. Modules: :mod:`.models` (tables), :mod:`.
 (clubs, members, keys), :mod:`.carry` (club nights, carry-over, balances, payments),
 :mod:`.standings`, :mod:`.transfer` (export and import), :mod:`.season` (PDF read model).
 
-Nothing is imported here, so that :mod:`ledger.models` can register the tables without a cycle.
+Nothing is imported here, so that :mod:`ledger.storage.models` can register the tables without a cycle.
 """

@@ -3,13 +3,13 @@
 A night started inside a club takes the club's currency and seats members from the roster (a
 new name joins it; a name that matches a member under :func:`ledger.names.name_key` sits under
 that member's display name). Closing it says what happens to what is still owed after the night's
-payments (:func:`ledger.night.outstanding`): settled in cash (nothing carries) or carried into
-the club's running balances, one :class:`~ledger.clubs.models.ClubCarry` per member.
+payments (:func:`ledger.night.lifecycle.outstanding`): settled in cash (nothing carries) or carried into
+the club's running balances, one :class:`~ledger.storage.club_models.ClubCarry` per member.
 
 A member's running balance is the sum of what their carried nights left them, plus what they
 paid against it, minus what they were paid (minor units; positive means the club owes them).
 The club's plan is the exact fewest-transfers settlement of those balances
-(:func:`ledger.settlement.settle`, proven minimal up to its exact bound, ``minimal`` false above).
+(:func:`ledger.settlement.plan.settle`, proven minimal up to its exact bound, ``minimal`` false above).
 """
 from __future__ import annotations
 
@@ -18,23 +18,23 @@ from typing import Any, Mapping, Sequence
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import night as ledger_night
-from ledger.access import Actor
-from ledger.clubs.models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import Actor
+from ledger.storage.club_models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
 from ledger.clubs.reasons import explained_plan_json
 from ledger.clubs.roster import (ClubActor, club_event, join_roster, member_by_name, member_json, members_of,
                                  NIGHT_ROLE, refuse_look_alike)
-from ledger.db import begin_write
+from ledger.storage.db import begin_write
 from ledger.i18n import N_
-from ledger.idempotency import check_idempotency_key, replay
-from ledger.models import AuditEvent, GameSession, utcnow
+from ledger.night.idempotency import check_idempotency_key, replay
+from ledger.storage.models import AuditEvent, GameSession, utcnow
 from ledger.names import clean_name
 from ledger.money import format_plain
-from ledger.night import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
+from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
 from ledger.games import DEFAULT_GAME, Rules
 from ledger.games.tonk import HandError, RuleSet
-from ledger.settlement import SettlementPlan, settle
-from ledger.timeline import seat_order
+from ledger.settlement.plan import SettlementPlan, settle
+from ledger.night.timeline import seat_order
 
 #: a club keeps no pot between nights (TONGITS.md §4.9: ``pot_at_end`` ``split``, not ``carry``)
 POT_NOT_CARRIED = N_("A club night splits its pot among the players at the close: the club keeps no pot "
@@ -61,7 +61,7 @@ def start_night(
     rules: RuleSet | Rules, players: Sequence[str], first_dealer: str | None, timezone: str | None,
     game: str = DEFAULT_GAME,
 ) -> tuple[GameSession, str]:
-    """Open a night inside ``club`` (see :func:`ledger.night.create_night`) and return it with
+    """Open a night inside ``club`` (see :func:`ledger.night.lifecycle.create_night`) and return it with
     its host token. Members sit from the roster; new names join it. A club plays either game
     (``game``: Tonk or Tong-its; money is money), but keeps no pot between nights: a Tong-its
     night's pot is split among its players at the close (TONGITS.md §4.9), so rules whose
@@ -71,7 +71,7 @@ def start_night(
     :class:`HandError` 422 ``invalid_entry`` naming ``currency`` when another currency than the
     club's is given, ``duplicate_player`` naming ``players[i]`` for a new name that looks like a
     member's (:func:`~ledger.clubs.roster.refuse_look_alike`), and whatever
-    :func:`~ledger.night.create_night` raises;
+    :func:`~ledger.night.lifecycle.create_night` raises;
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("start_night")
     if getattr(rules, "pot_at_end", None) == "carry":
@@ -125,7 +125,7 @@ def seat_member_ids(db: Session, night: GameSession) -> dict[str, int]:
 
 def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = False,
                  actor: ClubActor | None = None) -> dict[str, ClubMember]:
-    """Each name that sat at ``night`` (:func:`ledger.timeline.seat_order`) → its member.
+    """Each name that sat at ``night`` (:func:`ledger.night.timeline.seat_order`) → its member.
     Seats with a row follow it (:func:`seat_member_ids`); a player who sat in under a new name
     is found on the roster by name, or with ``add`` (inside the caller's write transaction)
     joins it and gets a seat row.
@@ -154,7 +154,7 @@ def seat_members(db: Session, club: Club, night: GameSession, *, add: bool = Fal
 
 
 def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry_over: bool | None) -> GameSession:
-    """Close a club night (:func:`ledger.night.close_night`) and, in the same transaction, say
+    """Close a club night (:func:`ledger.night.lifecycle.close_night`) and, in the same transaction, say
     what happens to what is still owed: with ``carry_over`` each member's outstanding amount
     joins their running club balance, else (``False`` or ``None``) it was settled in cash.
 
@@ -163,7 +163,7 @@ def close_night(db: Session, club: Club, night: GameSession, actor: Actor, carry
     when the night was already closed the other way (by another phone, perhaps at the same
     moment): the first choice stands, and the phone is told which it was;
     :class:`HandError` 422 ``duplicate_player`` from :func:`seat_members`;
-    :class:`~ledger.access.AccessDenied` unless the night's host."""
+    :class:`~ledger.access.roles.AccessDenied` unless the night's host."""
     if night.status != "closed":
         night = _close(db, club, night, actor, bool(carry_over))
     link = db.get(ClubNight, night.id)
@@ -224,7 +224,7 @@ def _close(db: Session, club: Club, night: GameSession, actor: Actor, carry_over
 def carry_night(db: Session, club: Club, night: GameSession, actor: ClubActor) -> ClubNight:
     """The owner's say (issue 20 item 5): carry a closed night waiting for it (``carry_state``
     ``pending``) or one whose carry was undone (``uncarried``) into the club's balances, each
-    member's outstanding amount at the night now (:func:`ledger.night.outstanding`) as one
+    member's outstanding amount at the night now (:func:`ledger.night.lifecycle.outstanding`) as one
     :class:`ClubCarry`; audited ``night_carried`` with ``by: "owner"`` (committed). Raises
     :class:`~ledger.clubs.roster.ClubAccessDenied` (403 ``role_forbidden``) unless the owner;
     :class:`NightError` 409 ``night_not_pending`` for a night that is open, already carried or
@@ -342,7 +342,7 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
     ``(payment, created)``: ``created`` is False when the same request was already recorded
     under ``idempotency_key`` (the stored payment is returned, nothing is written; another
     request under that key is 409 ``idempotency_key_reused``, a key that is not one 422
-    ``invalid_entry``, as for a night's payments, :func:`ledger.payments.record_payment`).
+    ``invalid_entry``, as for a night's payments, :func:`ledger.night.payments.record_payment`).
     Without ``confirm`` it must be owed: the payer's balance is at least ``amount_minor`` in
     debt and the payee's at least that much in credit. Raises :class:`NightError` 422
     ``invalid_payment`` (field ``from``/``to``/``amount``: not a member, paying oneself, not a

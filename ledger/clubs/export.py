@@ -15,7 +15,7 @@ An import trusts nothing the document claims (it needs no login): its shape is
 its ids (members, nights, club payments) read as this server's.
 
 The CSV header rows are machine identifiers (``member_id``, ``net_minor``, ``net_EUR``...) and
-stay English in every language, as in :mod:`ledger.export`: scripts and spreadsheets read the
+stay English in every language, as in :mod:`ledger.night.export`: scripts and spreadsheets read the
 columns by these names. Their cells hold names, codes and figures, no sentences.
 """
 from __future__ import annotations
@@ -29,21 +29,22 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access, figures
-from ledger import night as ledger_night
+from ledger.access import roles as access
+from ledger.night import figures
+from ledger.night import lifecycle as ledger_night
 from ledger.clubs.carry import balances, carried_of, nights_of, payments_of, seat_members
 from ledger.clubs.import_checks import NOT_READABLE, check_document
 from ledger.clubs.import_replay import Replayed, member_key, replay
 from ledger.clubs.import_schema import FORMAT, VERSION, load_document
-from ledger.clubs.models import Club, ClubCarry, ClubEvent, ClubMember, ClubNight, ClubPayment, ClubSeat
+from ledger.storage.club_models import Club, ClubCarry, ClubEvent, ClubMember, ClubNight, ClubPayment, ClubSeat
 from ledger.clubs.roster import add_keys, club_secrets, members_of
-from ledger.db import begin_write
-from ledger.export import _csv
+from ledger.storage.db import begin_write
+from ledger.night.export import _csv
 from ledger.i18n import LANGUAGES, N_
-from ledger.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
+from ledger.storage.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
 from ledger.games.tonk import HandError
-from ledger.settlement import settle
+from ledger.settlement.plan import settle
 
 _INSERT_HAND = insert(Hand.__table__)  # type: ignore[attr-defined]  (prepared once)
 _INSERT_TRANSFERS = insert(HandTransfer.__table__)  # type: ignore[attr-defined]

@@ -3,7 +3,7 @@
 
 Every hand version of the night is scored again through its game (:meth:`ledger.games.base.Game.score`)
 at its seating, stake and dealer, and must give exactly the result the document stores (as
-:func:`ledger.recording.stored_result` writes it). The state a **counted** version is scored from
+:func:`ledger.night.recording.stored_result` writes it). The state a **counted** version is scored from
 is never read from the document: it is the state the counted hands before it left, in number
 order, from the game's first state (the chain the live ledger keeps, re-derived on every
 correction). A voided or superseded version moved no money; it is scored from the state its own
@@ -23,7 +23,7 @@ from typing import Any
 from ledger.clubs.import_refusals import mismatch, same
 from ledger.errors import NightError
 from ledger.games import Game, HandError
-from ledger.recording import Submission, stored_result
+from ledger.night.recording import Submission, stored_result
 
 NOT_A_HAND_KINDS = frozenset({"close_pot"})  # scored with no dealer (TONGITS.md §4.9)
 

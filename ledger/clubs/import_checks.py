@@ -16,12 +16,12 @@ from ledger.clubs.roster import MAX_MEMBER_NAME, member_look_alike
 from ledger.i18n import N_
 from ledger.money import UNKNOWN_CURRENCY, minor_digits
 from ledger.names import alike_names, clean_name, look_alike_pair
-from ledger.night import MAX_EXACT_TOTAL, MAX_NAME
+from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_NAME
 from ledger.games import DEFAULT_GAME, game as game_of
 from ledger.clubs.carry import POT_NOT_CARRIED
 from ledger.games.tonk import PRESETS, HandError
 from ledger.games.tongits.ruleset import PRESETS as TONGITS_PRESETS
-from ledger.zones import is_known_zone
+from ledger.night.zones import is_known_zone
 
 NIGHT_STATUSES = ("open", "closed")
 NOT_READABLE = N_("The document is not a club export this server can read ({detail}).")

@@ -38,15 +38,15 @@ from ledger.clubs.import_refusals import (
     SEAT_NAME, SEAT_THEN, VERSION_MISSING, VOIDED_AT, mismatch, refuse, same,
 )
 from ledger.errors import NightError
-from ledger.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
+from ledger.night.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from ledger.names import clean_name, name_key, normalise_name
-from ledger.payments import MAX_EXACT_TOTAL
-from ledger.recording import Submission
+from ledger.night.payments import MAX_EXACT_TOTAL
+from ledger.night.recording import Submission
 from ledger.clubs.import_chain import replay_chain
 from ledger.games import DEFAULT_GAME, Game, game as game_of
 from ledger.games.tonk import HandError, RuleSet, parse_hand, score_hand
 from ledger.sentences import N_
-from ledger.zones import is_known_zone
+from ledger.night.zones import is_known_zone
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,8 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from ledger.idempotency import MAX_IDEMPOTENCY_KEY
-from ledger.payments import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR
+from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY
+from ledger.night.payments import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR
 from ledger.games import DEFAULT_GAME, GAMES
 from ledger.games.tonk.entry import OUTCOME_KINDS
 from ledger.games.tongits.entry import KINDS as TONGITS_KINDS

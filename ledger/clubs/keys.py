@@ -16,13 +16,13 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access
-from ledger.clubs.models import Club, ClubKey
+from ledger.access import roles as access
+from ledger.storage.club_models import Club, ClubKey
 from ledger.clubs.roster import ClubActor, add_keys, club_event, club_secrets
-from ledger.db import begin_write
+from ledger.storage.db import begin_write
 from ledger.i18n import N_
-from ledger.models import utcnow
-from ledger.night import NightError
+from ledger.storage.models import utcnow
+from ledger.night.lifecycle import NightError
 
 KEYS = ClubKey.__table__  # type: ignore[attr-defined]
 OWNER_LINK_NAME = N_("The owner’s phone (the club’s own owner link)")

@@ -1,7 +1,7 @@
 """A club token opens the club's nights (issue 9): its holder exchanges it for a token of the
 night of their own, in the night's role that matches their club role (owner → ``host``, as a
 co-host: correct, void, close; member → ``player``: record hands and payments; viewer →
-``viewer``). The night's own access checks (:mod:`ledger.access`) then apply unchanged, so every
+``viewer``). The night's own access checks (:mod:`ledger.access.roles`) then apply unchanged, so every
 night call and page works with that token, the night's history names the phone, and a night
 outside the club is never opened by a club token.
 
@@ -16,13 +16,13 @@ import secrets
 
 from sqlmodel import Session
 
-from ledger import access
-from ledger.clubs.models import Club, ClubNight
+from ledger.access import roles as access
+from ledger.storage.club_models import Club, ClubNight
 from ledger.clubs.roster import NIGHT_ROLE, ClubActor
-from ledger.db import begin_write
+from ledger.storage.db import begin_write
 from ledger.i18n import N_
-from ledger.models import AccessKey, GameSession
-from ledger.night import NightError
+from ledger.storage.models import AccessKey, GameSession
+from ledger.night.lifecycle import NightError
 
 ROLE_RANK = {"viewer": 0, "player": 1, "host": 2}
 

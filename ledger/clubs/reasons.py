@@ -1,5 +1,5 @@
 """Why each line of a club's plan: the nights whose carries made up the payer's debt
-(:mod:`ledger.allocation`, the same rule as a night's lines and its hands).
+(:mod:`ledger.settlement.allocation`, the same rule as a night's lines and its hands).
 
 A member's balance is what their carried nights left them plus the club payments (see
 :mod:`ledger.clubs.carry`); here the nights are the losses: each payer's most recent nights that
@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from ledger.allocation import Event, Loss, explain
-from ledger.clubs.models import Club, ClubCarry, ClubNight, ClubPayment
+from ledger.settlement.allocation import Event, Loss, explain
+from ledger.storage.club_models import Club, ClubCarry, ClubNight, ClubPayment
 from ledger.clubs.roster import members_of
-from ledger.models import GameSession
-from ledger.settlement import SettlementPlan, settle
+from ledger.storage.models import GameSession
+from ledger.settlement.plan import SettlementPlan, settle
 
 
 def explained_plan(db: Session, club: Club) -> tuple[SettlementPlan, tuple[tuple[Loss, ...], ...]]:

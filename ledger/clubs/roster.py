@@ -3,7 +3,7 @@
 Roles (as at a night): the ``owner`` may do everything (correct the roster, void payments, see
 the links again), a ``member`` starts and records nights and records payments, a ``viewer``
 only reads. The owner's token is random; the member and viewer tokens and the table code are
-derived from it with HMAC (as :mod:`ledger.access` does for a night), and only SHA-256 hashes
+derived from it with HMAC (as :mod:`ledger.access.roles` does for a night), and only SHA-256 hashes
 are stored. A member keeps one id across renames; two members of a club cannot share a display
 name under the seats' rule (:func:`ledger.names.name_key`: NFC, trimmed, casefolded, dotted and
 dotless i as i), and a new name cannot look like a member's (:func:`ledger.names.look_alike`:
@@ -19,17 +19,17 @@ from sqlalchemy import or_
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access
-from ledger.access import AccessDenied
-from ledger.clubs.models import Club, ClubEvent, ClubKey, ClubMember
-from ledger.db import begin_write
+from ledger.access import roles as access
+from ledger.access.roles import AccessDenied
+from ledger.storage.club_models import Club, ClubEvent, ClubKey, ClubMember
+from ledger.storage.db import begin_write
 from ledger.i18n import LANGUAGES, N_
 from ledger.money import minor_digits
 from ledger.names import clean_name, look_alike, look_alike_pair, name_key, normalise_name
 from ledger.money import UNKNOWN_CURRENCY
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
-from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 
 CLUB_ROLES = ("owner", "member", "viewer")
 MAX_MEMBER_NAME = 80

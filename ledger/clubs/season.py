@@ -9,7 +9,7 @@ from datetime import date, datetime
 from sqlmodel import Session
 
 from ledger.clubs.carry import balances, payments_of, settlement_plan
-from ledger.clubs.models import Club
+from ledger.storage.club_models import Club
 from ledger.clubs.roster import members_of
 from ledger.clubs.standings import Period, Standing, standings
 from ledger.transfers import Transfer

@@ -1,5 +1,5 @@
-"""Renaming a seat of a club night (:func:`ledger.seating.rename_player`, club-aware), and
-seating a newcomer at one (:func:`ledger.seating.sit_in`, club-aware).
+"""Renaming a seat of a club night (:func:`ledger.night.seating.rename_player`, club-aware), and
+seating a newcomer at one (:func:`ledger.night.seating.sit_in`, club-aware).
 
 A rename fixes how a seat is written; the seat keeps its club member and so its money
 (:func:`ledger.clubs.carry.seat_member_ids` follows the rename). A name that belongs to another
@@ -12,21 +12,21 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from ledger import seating
-from ledger.access import SYSTEM, Actor
+from ledger.night import seating
+from ledger.access.roles import SYSTEM, Actor
 from ledger.clubs.carry import club_night, seat_member_ids
 from ledger.clubs.roster import find_club, member_by_name, refuse_look_alike
 from ledger.i18n import N_
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from ledger.names import clean_name, normalise_name
-from ledger.night import MAX_NAME
+from ledger.night.lifecycle import MAX_NAME
 from ledger.games.tonk import HandError
-from ledger.timeline import seat_order
+from ledger.night.timeline import seat_order
 
 
 def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
            actor: Actor = SYSTEM) -> seating.SeatingChange:
-    """:func:`ledger.seating.sit_in`, and for a club night the club's check first. Raises what
+    """:func:`ledger.night.seating.sit_in`, and for a club night the club's check first. Raises what
     it raises, and :class:`HandError` 422 ``duplicate_player`` (field ``name``) when a name new
     to the night is no member's but looks like one (:func:`~ledger.clubs.roster.refuse_look_alike`)."""
     link = club_night(db, night)
@@ -43,7 +43,7 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
 
 
 def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Actor = SYSTEM) -> GameSession:
-    """:func:`ledger.seating.rename_player`, and for a club night the club's check inside the
+    """:func:`ledger.night.seating.rename_player`, and for a club night the club's check inside the
     same transaction. Raises what it raises, and :class:`HandError` 422 ``duplicate_player``
     (field ``to``) when ``new`` is the name of a club member other than the seat's own, or looks
     like one (:func:`~ledger.clubs.roster.refuse_look_alike`)."""

@@ -20,12 +20,12 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
-from ledger import night as ledger_night
-from ledger.figures import NOT_A_HAND
+from ledger.night import lifecycle as ledger_night
+from ledger.night.figures import NOT_A_HAND
 from ledger.clubs.carry import carried_of, nights_of, seat_members
-from ledger.clubs.models import Club, ClubMember
+from ledger.storage.club_models import Club, ClubMember
 from ledger.clubs.roster import members_of
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 
 #: the kinds of hands won, Tonk's then Tong-its' (a club plays either game: TONGITS.md §4.1–4.4)
 WIN_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "catch", "dry_stock", "double_double",

@@ -1,5 +1,7 @@
-"""The games the ledger knows: a registry of :class:`~ledger.games.base.Game` objects, each a
-package of pure rules (standard library only), independent of the others.
+"""The games the ledger knows: a registry of pure rule packages, independent of each other.
+
+Each game is a :class:`~ledger.games.base.Game` object, a package of pure rules (standard library
+only), independent of the others.
 
     from ledger.games import game
     scored = game("tonk").score_entry(entry)

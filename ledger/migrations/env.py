@@ -1,4 +1,4 @@
-"""Alembic environment: runs on the connection the app hands over (see ``ledger.db``), or,
+"""Alembic environment: runs on the connection the app hands over (see ``ledger.storage.db``), or,
 when ``alembic`` is run by hand, on a connection of its own that is closed (and its engine
 disposed) when the migrations are done."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-from ledger import models  # noqa: F401  (registers the tables)
+from ledger.storage import models  # noqa: F401  (registers the tables)
 
 
 def run_migrations(connection: Connection) -> None:

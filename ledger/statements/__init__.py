@@ -1,4 +1,4 @@
-"""Printable statements (PDF) rendered from ``ledger.report`` read models.
+"""Printable statements (PDF) rendered from ``ledger.night.report`` read models.
 
 Modules: ``fonts`` (vendored Noto fonts, text runs by script, shaping) and ``unicode_map``
 (extraction of shaped text), ``look`` (layout pieces), ``chart`` (running balances),

@@ -1,12 +1,12 @@
 """Rendering entry points: the session summary, one player's statement, the night pack.
 
 Each checks the report once (:func:`ledger.statements.validate.check`), reads every figure
-from the report model (:mod:`ledger.report`) and returns PDF bytes. The night pack is the
+from the report model (:mod:`ledger.night.report`) and returns PDF bytes. The night pack is the
 summary followed by one statement per player in seat order, each on a new page, with a PDF
 bookmark per player.
 
 Words are the current language's (:mod:`ledger.i18n`): a caller outside a request, such as a
-worker of :mod:`ledger.render_pool`, gives :func:`render` the ``language`` to write in, and
+worker of :mod:`ledger.statements.render_pool`, gives :func:`render` the ``language`` to write in, and
 the report is made and the PDF laid out inside ``use_language(language, locale)``.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from reportlab.platypus import NextPageTemplate, PageBreak
 
 from ledger.i18n import _, use_language
-from ledger.report import SessionReport, plan_lines, player_statement, running_minor
-from ledger.report_source import ReportSource
+from ledger.night.report import SessionReport, plan_lines, player_statement, running_minor
+from ledger.night.report_source import ReportSource
 from ledger.statements import fonts
 from ledger.statements.look import Bookmark, Money, build, day_of, when
 from ledger.statements.player import PAGE, statement_story
@@ -100,7 +100,7 @@ def render(kind: str, report: SessionReport | ReportSource, seat: int | None = N
            locale: str = "en_US", language: str | None = None) -> tuple[bytes, str]:
     """``(pdf, file name)`` of ``kind``: ``"summary"``, ``"statement"`` (of ``seat``) or
     ``"pack"``, as the functions above render them, of ``report`` or of the report made from a
-    :class:`~ledger.report_source.ReportSource` (what a worker of :mod:`ledger.render_pool`
+    :class:`~ledger.night.report_source.ReportSource` (what a worker of :mod:`ledger.statements.render_pool`
     runs), in ``language`` (a catalogue code such as ``"lo"``; the current language when
     None) with money and dates in ``locale``. The file name is the same in every language.
     Raises ``ValueError`` for another kind, else as the function of that kind."""

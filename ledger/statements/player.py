@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from ledger.i18n import _, ngettext, pgettext
-from ledger.report import PlayerStatement, SessionReport, running_minor
+from ledger.night.report import PlayerStatement, SessionReport, running_minor
 from ledger.statements.chart import player_chart
 from ledger.statements.fonts import BODY, BOLD, markup, runs, text_width
 from ledger.statements.heading import Heading

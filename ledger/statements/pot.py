@@ -15,7 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable
 
 from ledger.i18n import N_, _, ngettext
-from ledger.report import SessionReport
+from ledger.night.report import SessionReport
 from ledger.statements.look import Money, Styles, para, text
 from ledger.statements.fonts import markup
 

@@ -22,7 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from ledger.i18n import N_, _, ngettext, pgettext
-from ledger.report import HandLine, SessionReport, hands_played, plan_lines, running_minor
+from ledger.night.report import HandLine, SessionReport, hands_played, plan_lines, running_minor
 from ledger.games.tonk import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width

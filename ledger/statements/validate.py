@@ -1,7 +1,7 @@
 """A report is checked once before any statement of it is drawn."""
 from __future__ import annotations
 
-from ledger.report import HandLine, SessionReport
+from ledger.night.report import HandLine, SessionReport
 
 
 def _require_int(value: object, what: str) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ledger.i18n import N_, _, ngettext
 from ledger.i18n.sentences import names_text
-from ledger.report import PlanLine, SessionReport
+from ledger.night.report import PlanLine, SessionReport
 
 Money = Callable[[int], str]  # an amount in minor units as the reader reads it (``look.Money``, the page's filter)
 
@@ -46,7 +46,7 @@ def hand_list(line: PlanLine, money: Money) -> str:
 
 def why_sentence(line: PlanLine, money: Money, you: str | None = None) -> str:
     """Why ``line`` exists: the payer's losses that make up exactly its amount
-    (:mod:`ledger.allocation`), hand by hand, and money paid to the payer beyond what they were
+    (:mod:`ledger.settlement.allocation`), hand by hand, and money paid to the payer beyond what they were
     owed. ``you`` names the reader (on their own statement) so the sentence speaks to them."""
     mine = you is not None and you == line.payer
     sentences = []

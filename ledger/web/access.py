@@ -1,8 +1,8 @@
 """Who may open a table, and as what: the table token remembered in the signed session cookie.
 
 A join link (``/join/<id>/<token>``) or a typed table code stores a token under
-``session["tokens"][id]``. Every table page turns it into an :class:`~ledger.access.Actor`
-(host, player or viewer, see :mod:`ledger.access`) and passes that actor to the ledger, so
+``session["tokens"][id]``. Every table page turns it into an :class:`~ledger.access.roles.Actor`
+(host, player or viewer, see :mod:`ledger.access.roles`) and passes that actor to the ledger, so
 the history says which phone did what and a viewer's phone cannot record. No token, a wrong
 token or an unknown table aborts with 403 or 404 (pages in :mod:`ledger.web.errors`); a role
 refused an action gets a page saying so in one whole sentence of the request's language.
@@ -13,12 +13,12 @@ import dataclasses
 
 from flask import Response, abort, make_response, render_template, request, session
 
-from ledger import access as roles
-from ledger import night as ledger_night
-from ledger.access import Actor, TableSecrets
-from ledger.db import get_session
+from ledger.access import roles
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import Actor, TableSecrets
+from ledger.storage.db import get_session
 from ledger.i18n import N_, _, pgettext
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from ledger.web.blueprint import bp
 from ledger.web.formatting import phone_label
 

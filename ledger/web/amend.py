@@ -3,7 +3,7 @@
 GET opens the record flow filled from the stored entry of that version of the hand (outcome,
 who, dealer, every hand's cards or total, side pot); the steps are the record flow's
 (:func:`ledger.web.record.run_step`), and "Save correction" calls
-:func:`ledger.night.amend_hand` with the version being corrected. The old version stays in the
+:func:`ledger.night.lifecycle.amend_hand` with the version being corrected. The old version stays in the
 history as superseded. When another phone changed the hand first (409 ``stale_version``) the
 page shows both versions and lets the host start again from the current one.
 """
@@ -13,12 +13,12 @@ from typing import Any
 
 from flask import abort, flash, redirect, request, url_for
 
-from ledger import night as ledger_night
-from ledger.access import Actor
-from ledger.db import get_session
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import Actor
+from ledger.storage.db import get_session
 from ledger.i18n import N_, _
-from ledger.models import GameSession
-from ledger.night import NightError
+from ledger.storage.models import GameSession
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
@@ -34,7 +34,7 @@ class AsPlayed:
     """The night as hand ``hand`` was played: its seating (``players``) and ``stake_minor``,
     everything else the night's own. The correction flow reads the seats and the stake from
     it, so a hand played before someone sat in, left or the stake changed is corrected as it
-    was played (:func:`ledger.night.amend_hand` scores it so too)."""
+    was played (:func:`ledger.night.lifecycle.amend_hand` scores it so too)."""
 
     def __init__(self, night: GameSession, hand: Any) -> None:
         self._night = night

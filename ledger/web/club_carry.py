@@ -11,9 +11,9 @@ from flask import abort, flash, redirect, url_for
 
 from ledger.clubs import carry
 from ledger.clubs.night_access import club_night_of
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_authorised
 

@@ -10,11 +10,11 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from ledger.clubs import keys, roster
-from ledger.clubs.models import Club
+from ledger.storage.club_models import Club
 from ledger.clubs.roster import ClubActor
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_authorised, club_refusal, club_tokens, remember_club_token
 

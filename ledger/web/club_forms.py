@@ -13,16 +13,16 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 
 from ledger.clubs import roster
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.games.tonk import HandError
 from ledger.web.access import device
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import remember_club_token
 from ledger.web.formatting import phone_label
 from ledger.web.start_form import CURRENCIES, DEFAULT_CURRENCY, currency_choices
-from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 from ledger.web.language import format_locale_now
 
 CLUB_FIELDS = ("name", "currency", "timezone")

@@ -12,10 +12,10 @@ from typing import Any
 from flask import abort, flash, redirect, request, url_for
 
 from ledger.clubs import roster
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import LANGUAGES, N_, _
 from ledger.names import clean_name
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_view, club_authorised

@@ -12,9 +12,9 @@ from typing import Any
 from flask import abort, current_app, redirect, render_template, session, url_for
 
 from ledger.clubs import roster
-from ledger.clubs.models import Club
+from ledger.storage.club_models import Club
 from ledger.clubs.roster import ClubActor
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.games.tongits.ruleset import PRESETS as TONGITS_PRESETS
 from ledger.i18n import _
 from ledger.web.blueprint import bp
@@ -117,7 +117,7 @@ def club_of(night: Any) -> Club | None:
 
 def close_night(night: Any, actor: Any, carry_over: bool) -> str:
     """Close a night from the phone (club-aware) and return the sentence to show."""
-    from ledger import night as ledger_night
+    from ledger.night import lifecycle as ledger_night
     from ledger.clubs import carry
 
     db = get_session()
@@ -225,7 +225,7 @@ def club_open_night(club_id: str, session_id: str) -> Any:
     remembered (:mod:`ledger.clubs.night_access`), then the night's table opens. 404 for a
     night outside the club."""
     from ledger.clubs import night_access
-    from ledger.night import NightError
+    from ledger.night.lifecycle import NightError
     from ledger.web.access import device, remember_token, token_for
     from ledger.web.formatting import phone_label
 

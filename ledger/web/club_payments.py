@@ -13,11 +13,11 @@ from typing import Any
 from flask import abort, flash, redirect, request, url_for
 
 from ledger.clubs import carry
-from ledger.clubs.models import Club
-from ledger.db import get_session
+from ledger.storage.club_models import Club
+from ledger.storage.db import get_session
 from ledger.i18n import _
 from ledger.money import parse_amount
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_authorised, club_view
 from ledger.web.formatting import money

@@ -18,7 +18,7 @@ from flask import redirect, render_template, request, url_for
 
 from ledger.clubs import roster
 from ledger.clubs.standings import Period, standings
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import N_, _
 from ledger.web.blueprint import bp
 from ledger.web.club_chart import panels
@@ -104,8 +104,8 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
     from flask import abort
 
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response, season_language
-    from ledger.night import NightError
+    from ledger.statements.downloads import pdf_response, season_language
+    from ledger.night.lifecycle import NightError
     from ledger.statements.season import render_season_statement
 
     club, _actor = club_authorised(club_id)
@@ -128,7 +128,7 @@ def club_summary(club_id: str) -> Any:
     """The club summary PDF for the period (all time by default) for any club role; a period
     that is not one goes to the standings page, which says what is wrong (422)."""
     from ledger.clubs.season import season_report
-    from ledger.downloads import pdf_response, season_language
+    from ledger.statements.downloads import pdf_response, season_language
     from ledger.statements.season import render_club_summary
 
     club, _actor = club_authorised(club_id)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ledger.i18n import _
 from ledger.money import parse_amount
-from ledger.night import Submission
+from ledger.night.lifecycle import Submission
 from ledger.web.amount_errors import amount_message
 from ledger.web.entry_errors import FINAL
 

@@ -13,7 +13,7 @@ from flask import render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, NotFound
 
-from ledger.access import AccessDenied
+from ledger.access.roles import AccessDenied
 from ledger.i18n import N_, _
 from ledger.web import resubmit
 from ledger.web.access import role_refusal

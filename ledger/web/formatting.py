@@ -14,15 +14,15 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from jinja2.runtime import Context
 
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import _
 from ledger.i18n.sentences import names_text
 from ledger.sentences import Sentence
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from ledger.money import format_minor, format_plain
 from ledger.games.tonk import Card, InvalidCard
 from ledger.web.blueprint import bp
-from ledger.zones import zone
+from ledger.night.zones import zone
 from ledger.web.language import format_locale_now
 
 
@@ -148,7 +148,7 @@ def local_clock(moment: datetime, zone_name: str | None) -> str:
 
 
 def _utc(moment: datetime) -> datetime:
-    # stored times come back aware (ledger.models.UTCDateTime); a naive one is taken as UTC
+    # stored times come back aware (ledger.storage.models.UTCDateTime); a naive one is taken as UTC
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 

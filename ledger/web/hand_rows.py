@@ -13,8 +13,8 @@ from flask import url_for
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from ledger.models import AuditEvent, GameSession, Hand
-from ledger.night_reads import describe_stored
+from ledger.storage.models import AuditEvent, GameSession, Hand
+from ledger.night.reads import describe_stored
 
 
 def stamp(event: AuditEvent | None) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 """No single point of failure on the phones: the night's phones and co-hosts
 (``/s/<id>/phones``), the recovery code that makes a new phone the host (``/recover``),
-restoring a voided hand and redoing an undo. The ledger side is :mod:`ledger.hosts` and
-:func:`ledger.night.restore_hand`."""
+restoring a voided hand and redoing an undo. The ledger side is :mod:`ledger.night.hosts` and
+:func:`ledger.night.lifecycle.restore_hand`."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -9,19 +9,19 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, session, url_for
 
-from ledger import hosts
-from ledger import night as ledger_night
-from ledger.db import get_session
+from ledger.night import hosts
+from ledger.night import lifecycle as ledger_night
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.access import Actor
-from ledger.models import GameSession
-from ledger.night import NightError
+from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.access.roles import Actor
+from ledger.storage.models import GameSession
+from ledger.night.lifecycle import NightError
 from ledger.web.formatting import phone_label
 from ledger.web.hand_rows import history_at
 from ledger.web.access import MAX_ID, authorised, device, remember_token, token_for
 from ledger.web.blueprint import bp
-from ledger import access as roles
+from ledger.access import roles
 
 
 def _phones_page(night: GameSession, actor: Actor, recovery_code: str = "") -> Any:
@@ -41,7 +41,7 @@ def _phones_page(night: GameSession, actor: Actor, recovery_code: str = "") -> A
 @bp.get("/s/<session_id>/phones")
 def phones(session_id: str) -> Any:
     """Who holds a token of this night; the host makes a phone a co-host here, and the night's
-    own host (:func:`ledger.hosts.is_owner`) removes a phone, renews the links and code, or
+    own host (:func:`ledger.night.hosts.is_owner`) removes a phone, renews the links and code, or
     issues a new recovery code. Removed phones leave the list (the log names them)."""
     night, actor = authorised(session_id)
     return _phones_page(night, actor)

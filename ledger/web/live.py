@@ -26,9 +26,9 @@ from sqlalchemy import bindparam, func
 from sqlmodel import Session, select
 from werkzeug.exceptions import HTTPException
 
-from ledger.access import Actor
-from ledger.db import get_session
-from ledger.models import AuditEvent, GameSession
+from ledger.access.roles import Actor
+from ledger.storage.db import get_session
+from ledger.storage.models import AuditEvent, GameSession
 from ledger.web.access import authorised
 from ledger.i18n import current_language
 from ledger.web.blueprint import bp

@@ -1,6 +1,6 @@
 """The night's log (``/s/<id>/log``): every change in words — who (role and which phone), when,
 what, and for hands and payments the values before → after — plus the exports (CSV tables
-and one JSON document, :mod:`ledger.export`) for the phone that holds the table's cookie.
+and one JSON document, :mod:`ledger.night.export`) for the phone that holds the table's cookie.
 
 Amounts come from the stored audit details (``int`` minor units) and are only formatted here;
 every sentence is one template in the request's language (:mod:`ledger.i18n`), made while the
@@ -16,13 +16,14 @@ from flask import Response, abort, render_template, request
 from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
-from ledger import export, hosts
-from ledger.access import Actor
-from ledger.db import get_session
+from ledger.night import export
+from ledger.night import hosts
+from ledger.access.roles import Actor
+from ledger.storage.db import get_session
 from ledger.i18n import N_, _
-from ledger.models import AuditEvent, GameSession, Hand
+from ledger.storage.models import AuditEvent, GameSession, Hand
 from ledger.games.tonk import PRESETS
-from ledger.night_reads import describe_stored
+from ledger.night.reads import describe_stored
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp

@@ -4,7 +4,7 @@ The chosen player is remembered by name per night in the signed session cookie
 (``session["me"]``), so no database change is needed and the choice follows the player when
 seats shift (a sit-in, a swap); it is asked once on the table screen after joining (the question stays
 open until answered), changeable any time. The table screen then highlights that player and
-"My statement" is one tap away. Statement PDFs come from :mod:`ledger.downloads`.
+"My statement" is one tap away. Statement PDFs come from :mod:`ledger.statements.downloads`.
 """
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import Any
 
 from flask import Response, abort, redirect, render_template, request, session, url_for
 
-from ledger import downloads
-from ledger.db import get_session
+from ledger.statements import downloads
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.models import GameSession
-from ledger.night import NightError
+from ledger.storage.models import GameSession
+from ledger.night.lifecycle import NightError
 from ledger.web.access import MAX_REMEMBERED, authorised, host_secrets
 from ledger.web.blueprint import bp
 from ledger.web.language import format_locale_now

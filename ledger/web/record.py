@@ -18,13 +18,13 @@ from typing import Any, Callable
 from flask import flash, jsonify, redirect, render_template, request, url_for
 from sqlmodel import col, select
 
-from ledger import night as ledger_night
-from ledger.access import Actor
-from ledger.db import get_session
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import Actor
+from ledger.storage.db import get_session
 from ledger.i18n import N_, _
-from ledger.models import GameSession, Hand
+from ledger.storage.models import GameSession, Hand
 from ledger.money import parse_amount
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError, HandResult
 from ledger.games.tonk.describe import describe_hand
 from ledger.web.access import authorised
@@ -440,8 +440,3 @@ def _preview(
         "dealer": form.players[form.dealer] if form.dealer is not None else "",
         "side": side,
     }
-
-
-# The correction flow reuses these steps; importing it here registers its route with the record
-# flow's, whichever module the package imports first.
-from ledger.web import amend as _amend  # noqa: E402,F401

@@ -24,10 +24,10 @@ from flask import abort, current_app, redirect, render_template, request
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from ledger import night as ledger_night
-from ledger.db import get_session
+from ledger.night import lifecycle as ledger_night
+from ledger.storage.db import get_session
 from ledger.i18n import N_, _
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.web.access import join_with_code, opens, token_for
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import outcome_title

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import jsonify, render_template, request
 
-from ledger import night as ledger_night
+from ledger.night import lifecycle as ledger_night
 from ledger.i18n import _
 from ledger.games.tonk import PRESETS
 from ledger.games.tonk.explain import worked_examples

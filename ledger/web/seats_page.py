@@ -5,7 +5,7 @@ at the end), change the stake from the next hand, swap two seats from hand N, re
 
 Every form works without JavaScript; a refused one comes back with what was typed and the
 reason. Other phones follow through the live region (:mod:`ledger.web.live`). The changes
-themselves are made by :mod:`ledger.seating`. Every sentence is in the request's language.
+themselves are made by :mod:`ledger.night.seating`. Every sentence is in the request's language.
 """
 from __future__ import annotations
 
@@ -16,19 +16,19 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from ledger import figures
-from ledger import night as ledger_night
-from ledger import seating
-from ledger.access import Actor
+from ledger.night import figures
+from ledger.night import lifecycle as ledger_night
+from ledger.night import seating
+from ledger.access.roles import Actor
 from ledger.clubs import seat_renames
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.i18n import _, ngettext
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
-from ledger.timeline import roster_of, seat_order
+from ledger.night.timeline import roster_of, seat_order
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp

@@ -3,7 +3,7 @@ still owed, payments marked as they are handed over (whole or partial: the plan 
 host's void of a payment, and closing the night.
 
 Amounts typed are parsed exactly (:func:`ledger.money.parse_amount`); the plan, and the losses
-that explain each of its lines, come from :func:`ledger.payments.explained_settlement`. A refused payment comes back with what was typed. Every
+that explain each of its lines, come from :func:`ledger.night.payments.explained_settlement`. A refused payment comes back with what was typed. Every
 sentence is in the request's language.
 """
 from __future__ import annotations
@@ -13,22 +13,22 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from ledger import night as ledger_night
-from ledger.access import Actor
-from ledger.db import get_session
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import Actor
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
-from ledger.payments import carried_into, explained_settlement
-from ledger.report import plan_line
+from ledger.night.payments import carried_into, explained_settlement
+from ledger.night.report import plan_line
 from ledger.statements.words import why_sentence
 from ledger.web.entry_form import new_key
 from ledger.web.start_form import amount_message
-from ledger.night import NightError
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
 from ledger.games import game as game_of
-from ledger.timeline import seat_order
+from ledger.night.timeline import seat_order
 from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
 from ledger.web.blueprint import bp
@@ -71,7 +71,7 @@ def _render(night: GameSession, actor: Actor, pay_form: dict[str, str] | None = 
 
 
 # a fresh submission key for each payment form (night or club), as each hand entry has one: the
-# ledger stores the payment under it once (ledger.idempotency)
+# ledger stores the payment under it once (ledger.night.idempotency)
 bp.add_app_template_global(new_key, "submission_key")
 
 

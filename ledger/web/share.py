@@ -1,6 +1,6 @@
 """Sharing a table (host only): the players' join link as a QR code, the short table code to
 type at ``/join``, and a watch-only (viewer) link. The host's own token is never shown: the
-links and the code are derived from it (:mod:`ledger.access`).
+links and the code are derived from it (:mod:`ledger.access.roles`).
 
 The QR code is drawn by segno as inline SVG. The SVG holds only the module paths (no text
 from the link), so it is safe to put in the page as it is.
@@ -13,8 +13,8 @@ import segno
 from flask import render_template, url_for
 from markupsafe import Markup
 
-from ledger.access import Actor
-from ledger.models import GameSession
+from ledger.access.roles import Actor
+from ledger.storage.models import GameSession
 from ledger.web.access import authorised, host_secrets
 from ledger.web.blueprint import bp
 

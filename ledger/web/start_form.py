@@ -26,17 +26,17 @@ from typing import Mapping
 from babel.dates import format_date
 from babel.numbers import get_currency_name
 
-from ledger import night as ledger_night
+from ledger.night import lifecycle as ledger_night
 from ledger.i18n import _, format_locale, ngettext
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 from ledger.money import parse_amount
 from ledger.games.tonk import PRESETS, HandError
 from ledger.games.tonk.ruleset import TOGGLES
-from ledger.db import get_session
+from ledger.storage.db import get_session
 from ledger.web.amount_errors import amount_message, stake_range_message  # also imported from here by the settle, seats and club pages
 from ledger.web.formatting import engine_words
 from ledger.web.house_rules import RulesChoice, key_for
-from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 
 CURRENCIES: tuple[str, ...] = (
     "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "PHP", "TRY", "INR", "LAK", "JPY", "MXN",

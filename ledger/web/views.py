@@ -17,14 +17,14 @@ from typing import Any
 from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
 from sqlmodel import Session
 
-from ledger import figures
-from ledger import night as ledger_night
-from ledger.access import Actor
-from ledger.db import get_session
+from ledger.night import figures
+from ledger.night import lifecycle as ledger_night
+from ledger.access.roles import Actor
+from ledger.storage.db import get_session
 from ledger.i18n import _
-from ledger.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
-from ledger.models import AuditEvent, GameSession, utcnow
-from ledger.night import NightError
+from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
+from ledger.storage.models import AuditEvent, GameSession, utcnow
+from ledger.night.lifecycle import NightError
 from ledger.games.tonk import PRESETS
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from browser.conftest import _phone_page
 from browser.test_phone_ui import start_night
-from ledger.models import GameSession
+from ledger.storage.models import GameSession
 
 pytestmark = pytest.mark.browser
 

@@ -1,5 +1,6 @@
-"""The Tong-its rules engine (TONGITS.md): cards without jokers, melds and the best meld choice,
-the toggles and four presets, validation in §9.1 order, payouts with burned players, bonuses and
+"""The Tong-its rules engine (TONGITS.md), standard library only.
+
+Cards without jokers, melds and the best meld choice, the toggles and four presets, validation in §9.1 order, payouts with burned players, bonuses and
 the pot. Standard library only; independent of every other game.
 
 Typical use::

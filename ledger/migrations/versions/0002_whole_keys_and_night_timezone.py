@@ -3,7 +3,7 @@
 Issue 7: ``hand.idempotency_key`` widens from 80 to 200 characters (keys are stored whole or
 refused, never cut); ``game_session.timezone`` holds the IANA zone of the phone that started
 the night (existing nights get ``UTC``). Datetime columns keep their SQL type: reading them
-back as aware UTC is done by ``ledger.models.UTCDateTime``.
+back as aware UTC is done by ``ledger.storage.models.UTCDateTime``.
 
 Revision ID: 0002
 Revises: 0001

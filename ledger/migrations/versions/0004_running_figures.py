@@ -1,12 +1,12 @@
 """running figures kept with each change
 
 Issue 11: a night's figures are kept up to date in the transaction of each change instead of
-being summed over the whole night in every request (:mod:`ledger.figures`):
+being summed over the whole night in every request (:mod:`ledger.night.figures`):
 ``player_figures`` holds each player's ``net_minor`` (counted hands), ``paid_minor`` (counted
 payments: paid less received) and ``last_hand`` (the last hand they sat at);
 ``game_session.counted_hands`` and ``game_session.stakes`` (``[[from_hand, stake_minor], ...]``,
 where the stake changed). Existing nights upgrade with their figures worked out from their
-hands and payments, as :func:`ledger.figures.recompute` does.
+hands and payments, as :func:`ledger.night.figures.recompute` does.
 
 Revision ID: 0004_running_figures
 Revises: 0003

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-from ledger.models import UTCDateTime
+from ledger.storage.models import UTCDateTime
 
 
 revision = '0005_clubs'

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from ledger.models import UTCDateTime
+from ledger.storage.models import UTCDateTime
 
 revision = '0010_revocable_secrets'
 down_revision = '0009_payment_keys'

@@ -1,6 +1,6 @@
-"""Reading one night: its hands, running balances and counts (kept by :mod:`ledger.figures`),
+"""Reading one night: its hands, running balances and counts (kept by :mod:`ledger.night.figures`),
 who deals next, the session and hands as the API shows them, and the report model every PDF
-renders (:mod:`ledger.report`). Nothing here writes. Amounts are ``int`` minor units.
+renders (:mod:`ledger.night.report`). Nothing here writes. Amounts are ``int`` minor units.
 """
 from __future__ import annotations
 
@@ -10,18 +10,18 @@ from sqlalchemy import Text, bindparam, cast
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
-from ledger import figures
+from ledger.night import figures
 from ledger.errors import NightError
 from ledger.i18n import N_
-from ledger.clubs.models import ClubNight
-from ledger.models import AuditEvent, GameSession, Hand
-from ledger.payments import carried_into, outstanding, payments_of, settlement_plan
-from ledger.report import SessionReport
-from ledger.report_source import ReportSource
+from ledger.storage.club_models import ClubNight
+from ledger.storage.models import AuditEvent, GameSession, Hand
+from ledger.night.payments import carried_into, outstanding, payments_of, settlement_plan
+from ledger.night.report import SessionReport
+from ledger.night.report_source import ReportSource
 from ledger.games import Rules, game
 from ledger.games.tonk.describe import describe_hand
 from ledger.games.tongits.describe import describe_hand as describe_tongits_hand
-from ledger.timeline import roster_of, rotate, seat_order
+from ledger.night.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
@@ -73,7 +73,7 @@ def game_dealer_after(night: GameSession, players: list[str], dealer: str, kind:
     """Who deals after a hand of a night whose game has its own dealer rule (TONGITS.md §2.3:
     the winner, or the same dealer after a redeal or a wash), under the ledger's seating rules:
     the game's choice when still seated and not sat in since (``arrived``), else the deal passes
-    on from that seat as :func:`ledger.timeline.rotate` passes it."""
+    on from that seat as :func:`ledger.night.timeline.rotate` passes it."""
     chosen = game(night.game)
     candidate = chosen.next_dealer(rules_of(night), players, dealer, StoredResult(kind, redeal, result))  # type: ignore[arg-type]
     if candidate in night.players and candidate not in arrived:
@@ -103,8 +103,8 @@ def hands_of(db: Session, night: GameSession, *, all_versions: bool = False) -> 
 
 def balances(db: Session, night: GameSession) -> dict[str, int]:
     """Each player's running net over the counted hands, minor units (sums to 0): everyone who
-    ever sat, seated or not, in :func:`ledger.timeline.seat_order` (current seats first). Kept
-    by :mod:`ledger.figures` (:func:`ledger.figures.recompute` works it out from the hands)."""
+    ever sat, seated or not, in :func:`ledger.night.timeline.seat_order` (current seats first). Kept
+    by :mod:`ledger.night.figures` (:func:`ledger.night.figures.recompute` works it out from the hands)."""
     return figures.balances(db, night)
 
 
@@ -114,14 +114,14 @@ def next_number(db: Session, night: GameSession) -> int:
 
 
 def hand_count(db: Session, night: GameSession) -> int:
-    """Counted hands, redeals included (kept by :mod:`ledger.figures`)."""
+    """Counted hands, redeals included (kept by :mod:`ledger.night.figures`)."""
     return figures.counted_hands(db, night)
 
 
 def next_dealer(db: Session, night: GameSession) -> str:
     """Who deals next (RULES.md §2): one seat clockwise from the dealer of the last counted
     hand, redeals included, in that hand's seating, skipping players who left since and those
-    who sat in (or came back) since, who deal last (:func:`ledger.timeline.rotate`,
+    who sat in (or came back) since, who deal last (:func:`ledger.night.timeline.rotate`,
     :func:`sat_in_since`); the first dealer when no hand counts yet."""
     if (night.game or "tonk") != "tonk":
         played = db.connection().execute(_LAST_PLAYED, {"night": night.id}).first()
@@ -180,7 +180,7 @@ def sat_in_since(db: Session, night: GameSession, number: int) -> frozenset[str]
 
 def report_source(db: Session, night: GameSession) -> ReportSource:
     """What the night's report is made from, read in one go: the hands with their stored JSON
-    as text (decoded where the PDF renders, see :mod:`ledger.report_source`), the kept
+    as text (decoded where the PDF renders, see :mod:`ledger.night.report_source`), the kept
     figures, the payments, the settle-up plan, and the club its balances were carried into."""
     hands = db.exec(
         select(Hand.number, Hand.dealer, cast(Hand.players, Text), cast(Hand.entry, Text),  # type: ignore[call-overload]

@@ -5,44 +5,14 @@ a voided hand keeps its row and its transfers, and simply stops counting.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, UniqueConstraint
-from sqlalchemy.engine import Dialect
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-UTC = timezone.utc
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """A moment stored as UTC and always read back timezone-aware (UTC), on SQLite (which
-    keeps no offset) as on PostgreSQL (``timestamptz``). A naive value written is taken as UTC;
-    an aware one is converted to UTC."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        aware = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-        return aware.astimezone(UTC)
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def _utc_column(nullable: bool = False) -> Any:
-    return Column(UTCDateTime(), nullable=nullable)
-
+from ledger.storage.columns import UTC, UTCDateTime, utcnow  # noqa: F401  (UTC, UTCDateTime: read from here by the migrations)
+from ledger.storage.columns import utc_column as _utc_column
 
 class GameSession(SQLModel, table=True):
     """One night at one table: seat order, stake, currency and the frozen rule-set snapshot;
@@ -50,12 +20,12 @@ class GameSession(SQLModel, table=True):
 
     ``players`` and ``stake_minor`` are the *current* seating (clockwise) and stake: what the next
     hand is played at (each :class:`Hand` keeps its own). ``roster`` is everyone who ever sat at
-    this night, in the order they first sat (players who left included), see :mod:`ledger.seating`.
+    this night, in the order they first sat (players who left included), see :mod:`ledger.night.seating`.
 
     Its secrets live hashed in :class:`AccessKey`. ``last_hand_number`` is bumped in the same transaction that records a hand, which keeps
     hand numbers unique and gap-free under concurrent writers.
 
-    Running figures (:mod:`ledger.figures`, kept in the transaction of each change):
+    Running figures (:mod:`ledger.night.figures`, kept in the transaction of each change):
     ``counted_hands`` is how many hands count (redeals included); ``stakes`` is where the stake
     changed, ``[[from_hand, stake_minor], ...]`` in hand order, the last entry the current stake.
 
@@ -88,7 +58,7 @@ class GameSession(SQLModel, table=True):
 
 
 class PlayerFigures(SQLModel, table=True):
-    """One player's running figures at one night (:mod:`ledger.figures`), kept in the
+    """One player's running figures at one night (:mod:`ledger.night.figures`), kept in the
     transaction of each change so that no request sums the whole night: ``net_minor`` over the
     counted hands, ``paid_minor`` what the counted payments moved (paid less received, so what
     is still owed is ``net_minor + paid_minor``), ``last_hand`` the number of the last hand the
@@ -107,7 +77,7 @@ class PlayerFigures(SQLModel, table=True):
 class NightAccount(SQLModel, table=True):
     """One account of a night's game besides the players (:attr:`ledger.games.base.Game.accounts`,
     e.g. Tong-its' ``"pot"``): ``balance_minor`` is what the counted hands moved into it (received
-    less paid), kept in the transaction of each change (:mod:`ledger.figures`), so that the
+    less paid), kept in the transaction of each change (:mod:`ledger.night.figures`), so that the
     players' nets plus every account sum to zero at every commit. One row per account per night of
     a game that has accounts."""
 
@@ -123,7 +93,7 @@ class AccessKey(SQLModel, table=True):
     is ``link`` (a token in a join link or an API bearer token), ``code`` (the short table
     code), ``device`` (a token minted for a phone that joined by code or link; the host can
     promote it to ``host``, a co-host) or ``recovery`` (the host's recovery code, good once; its
-    ``label`` names its generation, see :func:`ledger.access.recovery_label`). Only the SHA-256
+    ``label`` names its generation, see :func:`ledger.access.roles.recovery_label`). Only the SHA-256
     of the secret is stored; ``revoked_at`` is when the key was withdrawn (a removed phone,
     links replaced, a recovery code used or replaced): the row stays, so the history can name it."""
 
@@ -185,8 +155,8 @@ class HandTransfer(SQLModel, table=True):
 class Payment(SQLModel, table=True):
     """Money handed over at settle-up: ``payer`` gave ``payee`` ``amount_minor`` (positive,
     partial amounts allowed). ``status`` is ``counted`` or ``voided``. ``kind`` is ``payment``
-    (settle-up) or ``cash_out`` (paid to or by a player leaving mid-night, :mod:`ledger.seating`).
-    ``idempotency_key``: the phone's submission key, unique in the night (:mod:`ledger.idempotency`)."""
+    (settle-up) or ``cash_out`` (paid to or by a player leaving mid-night, :mod:`ledger.night.seating`).
+    ``idempotency_key``: the phone's submission key, unique in the night (:mod:`ledger.night.idempotency`)."""
 
     __tablename__ = "payment"
     __table_args__ = (UniqueConstraint("session_id", "idempotency_key", name="uq_payment_session_idempotency"),)
@@ -200,7 +170,7 @@ class Payment(SQLModel, table=True):
     kind: str = Field(default="payment", max_length=16, sa_column_kwargs={"server_default": "payment"})
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     voided_at: datetime | None = Field(default=None, sa_column=_utc_column(nullable=True))
-    idempotency_key: str | None = Field(default=None, max_length=200)  # ledger.idempotency
+    idempotency_key: str | None = Field(default=None, max_length=200)  # ledger.night.idempotency
 
 
 class AuditEvent(SQLModel, table=True):
@@ -232,4 +202,4 @@ class AuditEvent(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
 
 
-from ledger.clubs import models as _club_models  # noqa: E402,F401  (registers the club tables, issue 9)
+from ledger.storage import club_models as _club_models  # noqa: E402,F401  (registers the club tables, issue 9)

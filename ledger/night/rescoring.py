@@ -18,13 +18,13 @@ from typing import Any
 from sqlalchemy import bindparam, select as core_select
 from sqlmodel import Session, select
 
-from ledger import figures
-from ledger.access import Actor
-from ledger.audit import audit
+from ledger.night import figures
+from ledger.access.roles import Actor
+from ledger.night.audit import audit
 from ledger.games import game
-from ledger.models import GameSession, Hand
-from ledger.night_reads import rules_of
-from ledger.recording import Submission, stored_result, store_version
+from ledger.storage.models import GameSession, Hand
+from ledger.night.reads import rules_of
+from ledger.night.recording import Submission, stored_result, store_version
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
 # the last counted entry before a number: one row, read backwards along uq_hand_session_number_version
@@ -70,7 +70,7 @@ def rechain(
 ) -> list[Hand]:
     """Re-score the counted hands after number ``after`` in order, from ``start`` (what the hand
     just after ``after`` is now scored from), inside the caller's write transaction after
-    :func:`ledger.figures.lock`. ``old_next`` is who the dealer rule named for that hand before the
+    :func:`ledger.night.figures.lock`. ``old_next`` is who the dealer rule named for that hand before the
     correction: a later hand dealt by the rule's dealer (its dealer was the rule's then) gets the
     rule's dealer of now; one whose table chose another dealer keeps it. Each hand whose result or
     dealer changes gets a new version (the old one superseded), the figures and accounts move by

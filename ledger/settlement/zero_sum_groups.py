@@ -1,7 +1,7 @@
 """The exact part of settling: the largest number of disjoint zero-sum groups a set of balances
 splits into (each group then clears with one transfer fewer than its members).
 
-Used by :mod:`ledger.settlement`, which turns the groups into transfers. Exact opposites are paired
+Used by :mod:`ledger.settlement.plan`, which turns the groups into transfers. Exact opposites are paired
 first; the rest is a branch-and-bound search over the zero-sum groups only, listed by meeting in
 the middle, with equal balances taken as one value with a count (see :func:`max_zero_sum_groups`).
 

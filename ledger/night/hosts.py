@@ -24,12 +24,12 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ledger import access
-from ledger.access import Actor
-from ledger.db import begin_write
-from ledger.models import AccessKey, AuditEvent, GameSession, utcnow
+from ledger.access import roles as access
+from ledger.access.roles import Actor
+from ledger.storage.db import begin_write
+from ledger.storage.models import AccessKey, AuditEvent, GameSession, utcnow
 from ledger.i18n import N_, gettext
-from ledger.night import NightError, audit
+from ledger.night.lifecycle import NightError, audit
 
 HOST_LINK_NAME = N_("Host’s phone (the night’s own host link)")
 OWNER_ONLY = N_("Only the host’s own phone, or one that recovered the host with the recovery code, can remove "
@@ -79,7 +79,7 @@ def phones(db: Session, night: GameSession) -> list[dict[str, Any]]:
 def make_cohost(db: Session, night: GameSession, phone_id: int, actor: Actor) -> dict[str, Any]:
     """Make phone ``phone_id`` (a device key of ``night``) a co-host; a phone that is already a
     host changes nothing. Returns :func:`phone_json`. Raises :class:`NightError` 404
-    ``phone_not_found`` (not one of :func:`phones`); :class:`~ledger.access.AccessDenied`
+    ``phone_not_found`` (not one of :func:`phones`); :class:`~ledger.access.roles.AccessDenied`
     unless the actor is a host."""
     actor.require("cohost")
     key = db.get(AccessKey, phone_id) if isinstance(phone_id, int) else None
@@ -130,7 +130,7 @@ def is_owner(db: Session, night: GameSession, actor: Actor) -> bool:
 
 
 def require_owner(db: Session, night: GameSession, actor: Actor) -> None:
-    """Raises :class:`~ledger.access.AccessDenied` (403) unless the role may do ``keys``, and
+    """Raises :class:`~ledger.access.roles.AccessDenied` (403) unless the role may do ``keys``, and
     :class:`NightError` 403 ``role_forbidden`` for a co-host (see :func:`is_owner`)."""
     actor.require("keys")
     if not is_owner(db, night, actor):

@@ -6,12 +6,12 @@ and viewer link tokens and the table code are derived from it with HMAC, so the 
 can always show them again while the database keeps only SHA-256 hashes of every secret.
 A phone that joins by typing the table code, or by opening a player or viewer link, gets a
 token of its own (a ``device`` key), so the history can say which phone did what and the host
-can make that phone a co-host (:mod:`ledger.hosts`).
+can make that phone a co-host (:mod:`ledger.night.hosts`).
 
 The recovery code (16 characters of :data:`CODE_ALPHABET`, derived from the host token and
 the code's generation, or random when a phone without the host token issues it) gives host
 rights back on a new phone, once: using it mints that phone a host token of its own and
-withdraws the code (:mod:`ledger.hosts`). Withdrawn keys keep their row with ``revoked_at`` set:
+withdraws the code (:mod:`ledger.night.hosts`). Withdrawn keys keep their row with ``revoked_at`` set:
 a withdrawn bearer token answers 401 (:func:`revoked`), a withdrawn code is refused at ``/join``.
 """
 from __future__ import annotations
@@ -26,10 +26,10 @@ from sqlalchemy import bindparam
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
-from ledger.db import begin_write
+from ledger.storage.db import begin_write
 from ledger.i18n import N_
 from ledger.sentences import english, render
-from ledger.models import AccessKey, GameSession
+from ledger.storage.models import AccessKey, GameSession
 
 ROLES = ("host", "player", "viewer")
 TOKEN_KINDS = ("link", "device")  # keys whose secret is a bearer token (codes are typed, then exchanged)
@@ -46,7 +46,7 @@ _KEY_BY_HASH = core_select(KEYS.c.id, KEYS.c.session_id, KEYS.c.role, KEYS.c.kin
 # what each role may do; reading is open to every role
 PERMISSIONS: dict[str, frozenset[str]] = {
     "host": frozenset({"read", "record", "pay", "void", "amend", "undo", "close", "void_payment", "share",
-                       "restore", "cohost", "seat", "keys"}),  # keys: remove phones, new links/codes (ledger.hosts)  # seat: sit in, leave, stake, swap seats, rename (ledger.seating)
+                       "restore", "cohost", "seat", "keys"}),  # keys: remove phones, new links/codes (ledger.night.hosts)  # seat: sit in, leave, stake, swap seats, rename (ledger.night.seating)
     "player": frozenset({"read", "record", "pay"}),
     "viewer": frozenset({"read"}),
 }

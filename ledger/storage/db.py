@@ -31,7 +31,7 @@ from alembic import command
 from alembic.config import Config
 from sqlmodel import Session, create_engine
 
-from ledger import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from ledger.storage import models  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 SQLITE_BUSY_TIMEOUT_MS = 15000
 

@@ -7,9 +7,9 @@ from typing import Any
 from sqlalchemy import insert
 from sqlmodel import Session, select
 
-from ledger.access import Actor
-from ledger.db import check_writing
-from ledger.models import AuditEvent, GameSession, utcnow
+from ledger.access.roles import Actor
+from ledger.storage.db import check_writing
+from ledger.storage.models import AuditEvent, GameSession, utcnow
 
 _INSERT_EVENT = insert(AuditEvent.__table__)  # type: ignore[attr-defined]  (prepared once)
 

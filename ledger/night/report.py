@@ -2,7 +2,7 @@
 
 Pure domain code: standard library only. Every amount is an ``int`` in minor units of
 ``SessionReport.currency``. Every figure a statement shows (running balances, one player's
-hand lines, the settle-up lines with the hands that explain them, :mod:`ledger.allocation`) is computed here once, so
+hand lines, the settle-up lines with the hands that explain them, :mod:`ledger.settlement.allocation`) is computed here once, so
 the summary, each player statement and the night pack all print the same numbers.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ledger.allocation import Event, Loss, explain
+from ledger.settlement.allocation import Event, Loss, explain
 from ledger.transfers import Transfer
 
 
@@ -133,7 +133,7 @@ class WhyHand:
 @dataclass(frozen=True, slots=True)
 class PlanLine:
     """One settle-up transfer with its reason, the payer's losses allocated to it by
-    :mod:`ledger.allocation` (the page, the API and every PDF use the same allocation).
+    :mod:`ledger.settlement.allocation` (the page, the API and every PDF use the same allocation).
 
     ``why`` lists (oldest first, at most :data:`WHY_LIMIT`) the hands whose losses explain the
     line, each with the part of the loss used; ``why_more`` counts further such hands and
@@ -153,7 +153,7 @@ class PlanLine:
 
 def plan_line(transfer: Transfer, because: tuple[Loss, ...]) -> PlanLine:
     """``transfer`` with the losses that explain it (one share of
-    :func:`ledger.allocation.explain`) as a :class:`PlanLine`."""
+    :func:`ledger.settlement.allocation.explain`) as a :class:`PlanLine`."""
     hands = [WhyHand(int(loss.key), -loss.amount_minor, -loss.whole_minor) for loss in because if loss.kind == "hand"]
     overpaid = sum(loss.amount_minor for loss in because if loss.kind != "hand")
     rest = hands[WHY_LIMIT:]
@@ -162,7 +162,7 @@ def plan_line(transfer: Transfer, because: tuple[Loss, ...]) -> PlanLine:
 
 
 def report_events(report: SessionReport) -> Iterator[Event]:
-    """What moved the report's balances, newest first (as :func:`ledger.allocation.explain`
+    """What moved the report's balances, newest first (as :func:`ledger.settlement.allocation.explain`
     reads them): the payments (newest first, keyed by their place in ``payments``), then the
     counted hands (keyed by number), each with its nets."""
     for index in range(len(report.payments) - 1, -1, -1):

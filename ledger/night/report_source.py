@@ -1,10 +1,10 @@
 """What a night's report is made from, as read from the database in one short transaction, and
-the report model (:class:`~ledger.report.SessionReport`) made from it.
+the report model (:class:`~ledger.night.report.SessionReport`) made from it.
 
-The read (:func:`ledger.night_reads.report_source`) keeps each hand's stored JSON as text, and
-the figures the night keeps (:mod:`ledger.figures`); decoding the hands and describing them
+The read (:func:`ledger.night.reads.report_source`) keeps each hand's stored JSON as text, and
+the figures the night keeps (:mod:`ledger.night.figures`); decoding the hands and describing them
 (:meth:`ReportSource.shape`) is the costly part, and runs where the PDF renders, in a worker of
-:mod:`ledger.render_pool`, not on a request thread. Pure domain code: standard library and the
+:mod:`ledger.statements.render_pool`, not on a request thread. Pure domain code: standard library and the
 rules engine only. Amounts are ``int`` minor units.
 
 The outcome texts and rules lines are the engine's words, put into the current language when the
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ledger.report import HandLine, PotReport, SessionReport
+from ledger.night.report import HandLine, PotReport, SessionReport
 from ledger.games import game as game_of
 from ledger.games.tonk import RuleSet
 from ledger.games.tonk.describe import describe_hand
@@ -40,7 +40,7 @@ HandRow = tuple[int, str, str, str, str, bool, str]
 
 @dataclass(frozen=True, slots=True)
 class ReportSource:
-    """A night as read for its report: the fields of :class:`~ledger.report.SessionReport`
+    """A night as read for its report: the fields of :class:`~ledger.night.report.SessionReport`
     that need no work, ``ruleset`` (the frozen snapshot) and ``hands`` (:data:`HandRow`, number
     order, current versions). Picklable, to be shaped in another process."""
 

@@ -7,7 +7,7 @@ the largest number of disjoint zero-sum groups the balances can be split into: a
 players can always be cleared with ``m - 1`` transfers, and never with fewer unless it splits into
 smaller zero-sum groups. :func:`settle` finds ``g`` exactly when ``n <= exact_limit``: exact
 opposites are paired off (which never costs a group), then a branch-and-bound search over the
-zero-sum groups only (:mod:`ledger.zero_sum_groups`) finds the rest. Above the limit a fast heuristic gives a plan marked ``minimal=False``.
+zero-sum groups only (:mod:`ledger.settlement.zero_sum_groups`) finds the rest. Above the limit a fast heuristic gives a plan marked ``minimal=False``.
 
 Among the plans with that fewest number of transfers, :func:`settle` takes the one that keeps
 the most lines of a plan the players already saw (``prefer``), and :func:`settle_after_payments`
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ledger.transfers import Transfer
-from ledger.zero_sum_groups import cancel_opposites, max_zero_sum_groups
+from ledger.settlement.zero_sum_groups import cancel_opposites, max_zero_sum_groups
 
 EXACT_LIMIT = 24
 """Largest number of non-zero balances settled by exact search (the API's ``/settle`` takes no

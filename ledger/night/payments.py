@@ -1,7 +1,7 @@
 """Money handed over at settle-up: payments (partial amounts allowed, voided by the host),
 what is still owed after them, and the plan that clears it (RULES.md §8, settlement).
 
-Amounts are ``int`` minor units. What is owed is kept by :mod:`ledger.figures` in the
+Amounts are ``int`` minor units. What is owed is kept by :mod:`ledger.night.figures` in the
 transaction of each payment, under the night's row lock, so two phones cannot both pay one debt.
 """
 from __future__ import annotations
@@ -13,21 +13,21 @@ from sqlalchemy import bindparam
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
-from ledger import figures
-from ledger.access import SYSTEM, Actor
-from ledger.allocation import Event, Loss, explain
-from ledger.audit import audit
-from ledger.clubs.models import Club, ClubNight
-from ledger.db import begin_write
+from ledger.night import figures
+from ledger.access.roles import SYSTEM, Actor
+from ledger.settlement.allocation import Event, Loss, explain
+from ledger.night.audit import audit
+from ledger.storage.club_models import Club, ClubNight
+from ledger.storage.db import begin_write
 from ledger.errors import NightError
 from ledger.games import game as game_of
 from ledger.i18n import N_
-from ledger.idempotency import check_idempotency_key, replay
-from ledger.models import GameSession, Hand, HandTransfer, Payment, utcnow
+from ledger.night.idempotency import check_idempotency_key, replay
+from ledger.storage.models import GameSession, Hand, HandTransfer, Payment, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_name
-from ledger.settlement import SettlementPlan, settle_after_payments
-from ledger.timeline import seat_order
+from ledger.settlement.plan import SettlementPlan, settle_after_payments
+from ledger.night.timeline import seat_order
 from ledger.transfers import Transfer
 
 MAX_PAYMENT_MINOR = 10**15  # far above any night's balance, below 2**53
@@ -52,7 +52,7 @@ def payments_of(db: Session, night: GameSession) -> list[Payment]:
 def outstanding(db: Session, night: GameSession) -> dict[str, int]:
     """What is still owed after the payments made so far: the running net, plus what each
     player has paid, minus what each has received (minor units, sums to 0; kept by
-    :mod:`ledger.figures`)."""
+    :mod:`ledger.night.figures`)."""
     return figures.outstanding(db, night)
 
 
@@ -213,7 +213,7 @@ def owed_balances(db: Session, night: GameSession) -> dict[str, int]:
 
 def explained_settlement(db: Session, night: GameSession) -> tuple[SettlementPlan, tuple[tuple[Loss, ...], ...]]:
     """:func:`settlement_plan` and, for each of its transfers, the losses that explain it
-    (:func:`ledger.allocation.explain`: each payer's most recent losing hands, and money they
+    (:func:`ledger.settlement.allocation.explain`: each payer's most recent losing hands, and money they
     were paid beyond what they were owed, allocated to their lines in order; each share sums to
     its transfer's amount). The hands are read newest first, :data:`REASON_BATCH` at a time, only
     until every payer's debt is made up, so the cost follows what is shown, not the night.

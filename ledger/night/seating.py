@@ -8,10 +8,10 @@ and ``max_players`` bounds the table at every moment. Each change is one audit e
 written in the same transaction, under the night row's lock, so a hand recorded at the same
 moment is played either before the change or after it, never half-way.
 
-Only the host may change the seating (action ``seat``, :mod:`ledger.access`). Amounts are
+Only the host may change the seating (action ``seat``, :mod:`ledger.access.roles`). Amounts are
 ``int`` minor units. Errors: :class:`~ledger.games.tonk.HandError` (422) with the RULES.md §9.1 codes
 (``too_many_players``, ``duplicate_player``, ``unknown_player``, ``invalid_stake``) or
-``invalid_entry``; :class:`~ledger.night.NightError` 409 ``session_closed``, 422 for a seat fix
+``invalid_entry``; :class:`~ledger.night.lifecycle.NightError` 409 ``session_closed``, 422 for a seat fix
 that a re-entered hand refuses (with the ``hand`` number).
 """
 from __future__ import annotations
@@ -22,12 +22,12 @@ from typing import Any, Mapping, Sequence
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
-from ledger import figures
-from ledger.access import SYSTEM, Actor
-from ledger.db import begin_write
-from ledger.models import GameSession, Hand, HandTransfer, Payment
+from ledger.night import figures
+from ledger.access.roles import SYSTEM, Actor
+from ledger.storage.db import begin_write
+from ledger.storage.models import GameSession, Hand, HandTransfer, Payment
 from ledger.names import alike_names, clean_name, look_alike, normalise_name
-from ledger.night import (
+from ledger.night.lifecycle import (
     MAX_NAME,
     NightError,
     Submission,
@@ -46,8 +46,8 @@ from ledger.games.tonk import HandError
 from ledger.games.tonk.renaming import rename_entry, rename_result
 from ledger.games.tonk.validation import check_stake
 from ledger.sentences import N_, Sentence
-from ledger.settlement import CashOut, cash_out
-from ledger.timeline import seat_for_newcomer, seat_order
+from ledger.settlement.plan import CashOut, cash_out
+from ledger.night.timeline import seat_for_newcomer, seat_order
 
 SETTLE_CHOICES = ("now", "at_end")
 
@@ -78,7 +78,7 @@ class Departure:
 
 
 def _locked(db: Session, night: GameSession) -> GameSession:
-    """Start writing (:func:`ledger.db.begin_write`): the night's row, locked for this
+    """Start writing (:func:`ledger.storage.db.begin_write`): the night's row, locked for this
     transaction and read afresh (hands recorded at the same moment queue behind the change)."""
     begin_write(db)
     return figures.lock(db, night)
@@ -107,7 +107,7 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     name, ``duplicate_player`` (already seated, or looking like someone who sat:
     :func:`ledger.names.look_alike`), ``unknown_player`` (field ``after``) when ``after`` is not seated,
     ``too_many_players`` beyond the rules' ``max_players``; :class:`NightError` 409
-    ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
+    ``session_closed``; :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
     name = clean_name(name, "name", MAX_NAME)
@@ -146,7 +146,7 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
 def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor: Actor = SYSTEM) -> Departure:
     """``name`` leaves from the next hand. Their balance as of their last hand (after the
     payments already made) is cleared by the fewest transfers with the players still seated
-    (:func:`ledger.settlement.cash_out`), without changing anyone's net. With ``settle="now"``
+    (:func:`ledger.settlement.plan.cash_out`), without changing anyone's net. With ``settle="now"``
     those transfers are recorded as payments (``kind`` ``cash_out``) at once; with
     ``"at_end"`` they are only shown, and the leaver stays in the night's final plan. A player
     who left may sit in again later.
@@ -154,7 +154,7 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     Raises :class:`HandError` 422 ``invalid_entry`` (field ``settle``), ``unknown_player``
     (field ``name``) for a player who is not seated, ``too_few_players`` for the last player
     seated (close the night instead); :class:`NightError` 409 ``session_closed``;
-    :class:`~ledger.access.AccessDenied` unless host.
+    :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
     if settle not in SETTLE_CHOICES:
@@ -229,7 +229,7 @@ def change_stake(db: Session, night: GameSession, stake_minor: int, actor: Actor
     theirs. Returns ``(stake, from_hand)``; the same stake again changes nothing.
 
     Raises :class:`HandError` 422 ``invalid_stake``; :class:`NightError` 409
-    ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
+    ``session_closed``; :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
     check_stake(stake_minor)
@@ -264,7 +264,7 @@ def swap_seats(
     (the same player twice, a ``from_hand`` outside the night), ``unknown_player`` for a name
     who never sat; :class:`NightError` 422 with the refusing hand's code (``unknown_player``
     when only one of the two sat at a hand) naming that hand (``hand``), 409
-    ``session_closed``; :class:`~ledger.access.AccessDenied` unless host.
+    ``session_closed``; :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
     a, b = (normalise_name(x) if isinstance(x, str) else "" for x in (a, b))
@@ -363,7 +363,7 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
     Raises :class:`HandError` 422 ``unknown_player`` (field ``from``) for a name who never sat,
     ``invalid_entry`` (field ``to``) for a name that is not a name, ``duplicate_player`` for a
     name someone else at the night has (or looks like: :func:`ledger.names.look_alike`);
-    :class:`~ledger.access.AccessDenied` unless host.
+    :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
     old = normalise_name(old) if isinstance(old, str) else ""

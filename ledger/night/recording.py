@@ -1,11 +1,11 @@
 """Recording a new hand: check and score it, then store it in one short write transaction.
 
 What a phone sends is a :class:`Submission`. :func:`record_hand` reads and scores it before it
-takes the write lock (:func:`ledger.db.begin_write`), and then writes with prepared SQLAlchemy
+takes the write lock (:func:`ledger.storage.db.begin_write`), and then writes with prepared SQLAlchemy
 Core statements, built once at import: take the next number (which also reads the seating and
 stake again), store the hand and its transfers (:func:`store_version`), keep the running figures
-(:mod:`ledger.figures`), write the audit event, commit. Nothing here reads the whole night. The
-corrections of :mod:`ledger.night` and :mod:`ledger.seating` store their versions with
+(:mod:`ledger.night.figures`), write the audit event, commit. Nothing here reads the whole night. The
+corrections of :mod:`ledger.night.lifecycle` and :mod:`ledger.night.seating` store their versions with
 :func:`store_version` too. Amounts are ``int`` minor units.
 """
 from __future__ import annotations
@@ -19,17 +19,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from ledger import figures, idempotency
-from ledger.access import SYSTEM, Actor
-from ledger.audit import audit
-from ledger.db import begin_write, check_writing
+from ledger.night import figures
+from ledger.night import idempotency
+from ledger.access.roles import SYSTEM, Actor
+from ledger.night.audit import audit
+from ledger.storage.db import begin_write, check_writing
 from ledger.errors import NightError
 from ledger.i18n import N_
-from ledger.idempotency import check_idempotency_key
-from ledger.models import GameSession, Hand, HandTransfer, utcnow
+from ledger.night.idempotency import check_idempotency_key
+from ledger.storage.models import GameSession, Hand, HandTransfer, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_entry, normalise_name
-from ledger.night_reads import hand_json, next_dealer, rules_of
+from ledger.night.reads import hand_json, next_dealer, rules_of
 from ledger.games import DEFAULT_GAME, Scored, game
 from ledger.games.tonk import HandError, HandResult
 from ledger.games.tonk.renaming import name_along, rename_along
@@ -137,7 +138,7 @@ def record_hand(
     in minor units) when the submission says which seating or stake it was entered against and
     the night's are other ones now (a sit-in, a leave, a seat swap or a stake change since), so
     a hand is never credited to players its phone did not name nor paid at a stake it did not
-    show; :class:`~ledger.access.AccessDenied` when the actor may not record.
+    show; :class:`~ledger.access.roles.AccessDenied` when the actor may not record.
 
     The write lock is held only for the writes: the hand is read, checked and scored first.
     A twin request (same key) that reaches the lock second is stopped by the unique key of
@@ -202,7 +203,7 @@ def record_hand(
 
 def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Hand | None:
     """Close the pot of a night whose game keeps one (TONGITS.md §4.9), inside the caller's write
-    transaction, after :func:`ledger.figures.lock` and while the night is still open: ``reason``
+    transaction, after :func:`ledger.night.figures.lock` and while the night is still open: ``reason``
     ``end_of_night`` follows the rules' ``pot_at_end`` (``split`` pays the seated players,
     ``carry`` leaves the balance in the pot), ``seat_change`` their ``pot_on_seat_change``
     (``split``, or ``keep``); either way the streak is cleared. Stored as an entry of its own
@@ -278,7 +279,7 @@ def _check_dealer(night: GameSession, dealer: str | None) -> None:
 
 
 def _take_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], int]:
-    """:func:`ledger.figures.new_hand_number`: ``(number, players, stake_minor)``. Raises
+    """:func:`ledger.night.figures.new_hand_number`: ``(number, players, stake_minor)``. Raises
     :class:`NightError` 409 ``session_closed``."""
     taken = figures.new_hand_number(db, night)
     if taken is None:
@@ -375,7 +376,7 @@ def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | No
 def replays_now(db: Session, night: GameSession, existing: Hand, submission: Submission,
                 amends: tuple[int, int] | None = None) -> bool:
     """:func:`replays`, also under the renames made since ``existing`` was stored
-    (:func:`ledger.idempotency.renames_since`, read only when the names differ): a retry sent
+    (:func:`ledger.night.idempotency.renames_since`, read only when the names differ): a retry sent
     with the names of then is the request that stored it, not another one."""
     if replays(existing, submission, amends):
         return True

@@ -1,6 +1,6 @@
 """Submission keys (``Idempotency-Key``): a phone that sends the same request twice (a
-double tap, a retry after a lost answer) has it stored once. Hands (:mod:`ledger.recording`)
-and payments (:mod:`ledger.payments`, :mod:`ledger.clubs.carry`) keep the key with what they
+double tap, a retry after a lost answer) has it stored once. Hands (:mod:`ledger.night.recording`)
+and payments (:mod:`ledger.night.payments`, :mod:`ledger.clubs.carry`) keep the key with what they
 stored, unique per night or club; the same key with the same request is answered with what
 was stored, with another request refused (409 ``idempotency_key_reused``). A retry carries the
 names it was first sent with: a hand renamed since it was stored is compared with it under the
@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from ledger.errors import NightError
 from ledger.i18n import N_
-from ledger.models import AuditEvent
+from ledger.storage.models import AuditEvent
 
 MAX_IDEMPOTENCY_KEY = 200
 IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,%d}" % MAX_IDEMPOTENCY_KEY)  # printable ASCII
@@ -52,7 +52,7 @@ def replay(db: Session, stored: Stored, same: bool, shown: Mapping[str, Any]) ->
 
 
 def renames_since(db: Session, night_id: str, since: datetime) -> list[tuple[str, str]]:
-    """The night's renames (``player_renamed``, :func:`ledger.seating.rename_player`) made after
+    """The night's renames (``player_renamed``, :func:`ledger.night.seating.rename_player`) made after
     ``since`` (when a hand was stored), oldest first, as ``(old, new)`` names: what a retry of
     the request that stored it must be read under. One read along the night's events of that
     kind (an index of session, action and id), only when a retry differs from what it stored."""

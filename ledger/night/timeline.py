@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.models import GameSession, Hand
+from ledger.storage.models import GameSession, Hand
 
 
 def seat_order(night: GameSession) -> list[str]:
@@ -79,7 +79,7 @@ def roster_json(night: GameSession, hands: Sequence[Hand]) -> list[dict[str, Any
 
 def roster_of(night: GameSession, last_hands: Mapping[str, int | None]) -> list[dict[str, Any]]:
     """:func:`roster_json` from each player's last hand number (``last_hands``, as
-    :mod:`ledger.figures` keeps them) instead of the hands."""
+    :mod:`ledger.night.figures` keeps them) instead of the hands."""
     seated = set(night.players)
     return [{"name": name, "seated": name in seated, "as_of_hand": last_hands.get(name)}
             for name in seat_order(night)]

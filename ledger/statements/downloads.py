@@ -1,9 +1,9 @@
 """PDF downloads of a night: summary, one player's statement, the night pack.
 
 What the report model is made from is read in one short transaction
-(:func:`ledger.night_reads.report_source`), the transaction is ended, and only then is the
+(:func:`ledger.night.reads.report_source`), the transaction is ended, and only then is the
 report made and the PDF rendered, off the request threads in a small worker pool
-(:mod:`ledger.render_pool`), so rendering never holds a database lock or slows other
+(:mod:`ledger.statements.render_pool`), so rendering never holds a database lock or slows other
 phones' hand entry. A second request for a PDF being rendered joins that render. Rendered PDFs
 are cached in this process, keyed by the night's version (its latest audit event: every hand,
 void, correction, payment and close writes one) plus what was asked for, so a second download
@@ -33,12 +33,12 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from ledger.i18n import LANGUAGES, N_, PSEUDO, SOURCE, current_language, known
-from ledger.models import AuditEvent, GameSession, Hand
-from ledger.night import NightError
-from ledger.night_reads import report_source
-from ledger.render_pool import Busy, pool
+from ledger.storage.models import AuditEvent, GameSession, Hand
+from ledger.night.lifecycle import NightError
+from ledger.night.reads import report_source
+from ledger.statements.render_pool import Busy, pool
 from ledger.statements import render
-from ledger.timeline import seat_order
+from ledger.night.timeline import seat_order
 
 CACHE_BYTES = 64 * 1024 * 1024
 RETRY_AFTER_S = 5
@@ -112,7 +112,7 @@ def statement_pdf(db: Session, night: GameSession, kind: str, *, seat: int | Non
     ``recovery_code`` is given only for the host's own download: the summary (alone or at the
     head of the pack) then prints it. Ends ``db``'s transaction before rendering. Raises :class:`NightError` 404
     ``seat_not_found`` (field ``seat``) for a seat outside ``1..n``, where the seats are
-    numbered in :func:`ledger.timeline.seat_order` (those seated now, then those who left);
+    numbered in :func:`ledger.night.timeline.seat_order` (those seated now, then those who left);
     503 ``pdf_busy`` (with ``retry_after``, seconds) when the render takes longer than
     ``PDF_TIMEOUT`` or ``PDF_WAITERS`` downloads wait already (the render goes on).
     """

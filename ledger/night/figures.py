@@ -1,12 +1,12 @@
 """A night's running figures, kept up to date in the same transaction as each change, so that no
 request that runs per hand or per poll reads every hand, transfer or payment of the night.
 
-Kept per player (:class:`~ledger.models.PlayerFigures`, one row for everyone who ever sat):
+Kept per player (:class:`~ledger.storage.models.PlayerFigures`, one row for everyone who ever sat):
 ``net_minor`` over the counted hands, ``paid_minor`` what the counted payments moved (paid less
 received), ``last_hand`` the last hand number the player sat at. Kept on the night's row
-(:class:`~ledger.models.GameSession`): ``counted_hands`` and ``stakes`` (where the stake changed).
+(:class:`~ledger.storage.models.GameSession`): ``counted_hands`` and ``stakes`` (where the stake changed).
 For a game with accounts besides the players (:attr:`ledger.games.base.Game.accounts`, Tong-its'
-``"pot"``): each account's balance (:class:`~ledger.models.NightAccount`, received less paid over
+``"pot"``): each account's balance (:class:`~ledger.storage.models.NightAccount`, received less paid over
 the counted hands: the players' nets plus the accounts sum to zero) and, on the night's row, the
 game's ``game_state`` (what the next hand is scored from, TONGITS.md §4.8).
 
@@ -32,8 +32,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from ledger.games import game as game_of
-from ledger.models import GameSession, Hand, HandTransfer, NightAccount, Payment, PlayerFigures
-from ledger.timeline import StakeChange, last_hand_of, seat_order
+from ledger.storage.models import GameSession, Hand, HandTransfer, NightAccount, Payment, PlayerFigures
+from ledger.night.timeline import StakeChange, last_hand_of, seat_order
 
 FIGURES = PlayerFigures.__table__  # type: ignore[attr-defined]
 NIGHTS = GameSession.__table__  # type: ignore[attr-defined]
@@ -249,7 +249,7 @@ def _stored_transfers(db: Session, hands: Sequence[Hand]) -> list[tuple[str, str
 @dataclass(frozen=True, slots=True)
 class Figures:
     """A night's running figures: ``net`` and ``paid`` (minor units) and ``last_hand`` by player
-    in :func:`ledger.timeline.seat_order`, ``counted_hands``, ``stakes`` (where the stake changed),
+    in :func:`ledger.night.timeline.seat_order`, ``counted_hands``, ``stakes`` (where the stake changed),
     and ``last_number``, the last hand number given out (read from the night's row by both
     :func:`kept` and :func:`recompute`: :func:`new_hand_number` keeps it)."""
 
@@ -321,7 +321,7 @@ def counted_hands(db: Session, night: GameSession) -> int:
 
 
 def stake_changes(db: Session, night: GameSession) -> list[StakeChange]:
-    """Where the stake changed (kept), as :func:`ledger.timeline.stake_changes` works it out
+    """Where the stake changed (kept), as :func:`ledger.night.timeline.stake_changes` works it out
     from every hand; the last entry is the current stake."""
     return _stake_changes(db.connection().execute(_STAKES, {"night": night.id}).scalar_one())
 
@@ -340,7 +340,7 @@ def _by_player(db: Session, night: GameSession, figure: str, default: int | None
 def recompute(db: Session, night: GameSession) -> Figures:
     """Every figure worked out again from all the night's hands, transfers and payments (the
     full reads the kept figures spare each request)."""
-    from ledger.timeline import stake_changes as changes_over
+    from ledger.night.timeline import stake_changes as changes_over
 
     order = seat_order(night)
     last_number = int(db.exec(select(GameSession.last_hand_number).where(GameSession.id == night.id)).one())

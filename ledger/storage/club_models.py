@@ -14,7 +14,8 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Boolean, Column, String, UniqueConstraint, true
 from sqlmodel import Field, SQLModel
 
-from ledger.models import _utc_column, utcnow
+from ledger.storage.columns import utc_column as _utc_column
+from ledger.storage.columns import utcnow
 
 
 class Club(SQLModel, table=True):
@@ -121,7 +122,7 @@ class ClubCarry(SQLModel, table=True):
 class ClubPayment(SQLModel, table=True):
     """Money handed over against the club balances: ``payer_id`` gave ``payee_id``
     ``amount_minor`` (positive). ``status`` is ``counted`` or ``voided``. ``idempotency_key``:
-    the phone's submission key, unique in the club (:mod:`ledger.idempotency`)."""
+    the phone's submission key, unique in the club (:mod:`ledger.night.idempotency`)."""
 
     __tablename__ = "club_payment"
     __table_args__ = (UniqueConstraint("club_id", "idempotency_key", name="uq_club_payment_idempotency"),)

@@ -2,11 +2,11 @@
 
 This is the layer the JSON API, the phone pages and the CLI share. It calls the rules engine
 (:mod:`ledger.games.tonk`) and stores its results; no rule is computed here. All amounts are ``int``
-minor units. Each change keeps the night's running figures (:mod:`ledger.figures`) in its own
+minor units. Each change keeps the night's running figures (:mod:`ledger.night.figures`) in its own
 transaction. The night's other concepts live beside it and are re-exported here, so callers use
-``ledger.night`` alone: recording a new hand (:mod:`ledger.recording`), payments and settle-up
-(:mod:`ledger.payments`), reading the night (:mod:`ledger.night_reads`), the audit trail
-(:mod:`ledger.audit`), refusals (:mod:`ledger.errors`).
+``ledger.night.lifecycle`` alone: recording a new hand (:mod:`ledger.night.recording`), payments and settle-up
+(:mod:`ledger.night.payments`), reading the night (:mod:`ledger.night.reads`), the audit trail
+(:mod:`ledger.night.audit`), refusals (:mod:`ledger.errors`).
 """
 from __future__ import annotations
 
@@ -18,34 +18,35 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, select
 
-from ledger import access, figures
-from ledger.access import SYSTEM, Actor
-from ledger.audit import audit, audit_json, history
-from ledger.db import begin_write
+from ledger.access import roles as access
+from ledger.night import figures
+from ledger.access.roles import SYSTEM, Actor
+from ledger.night.audit import audit, audit_json, history
+from ledger.storage.db import begin_write
 from ledger.errors import NightError
 from ledger.i18n import N_
-from ledger.models import AuditEvent, GameSession, Hand, utcnow
+from ledger.storage.models import AuditEvent, GameSession, Hand, utcnow
 from ledger.names import alike_names, clean_name, look_alike_pair, normalise_name
-from ledger.night_reads import (
+from ledger.night.reads import (
     balances, build_report, dealer_after, get_hand, hand_count, hand_json, hands_of, next_dealer, next_number,
     pot_closed_at_close, pot_json, rules_of, sat_in_since, session_json,
 )
-from ledger.payments import (
+from ledger.night.payments import (
     MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_by_key, payment_json, payments_of, record_payment,
     settlement_plan, void_payment,
 )
-from ledger.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
-from ledger import rescoring
-from ledger.recording import (
+from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
+from ledger.night import rescoring
+from ledger.night.recording import (
     Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand, replays,
     replays_now, store_version, stored_result, table_changed,
 )
 from ledger.games import DEFAULT_GAME, Game, Rules, game as game_of
 from ledger.games.tonk import HandError, RuleSet
 from ledger.games.tonk.validation import check_stake, check_table
-from ledger.zones import DEFAULT_ZONE, is_known_zone
+from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 
-__all__ = [  # this module's own, and the night's other concepts for callers of ledger.night
+__all__ = [  # this module's own, and the night's other concepts for callers of ledger.night.lifecycle
     "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
@@ -76,7 +77,7 @@ def create_night(
     game: str = DEFAULT_GAME,
 ) -> tuple[GameSession, str]:
     """Open a session and return it with the host's secret token (stored hashed; the player
-    and viewer links and the table code derive from it, see :mod:`ledger.access`).
+    and viewer links and the table code derive from it, see :mod:`ledger.access.roles`).
 
     ``players`` are in seat order (clockwise). ``first_dealer`` defaults to the first seat.
     ``timezone`` is the IANA zone of the phone that starts the night (pages and PDFs show its
@@ -384,7 +385,7 @@ def close_night(
     db: Session, night: GameSession, actor: Actor = SYSTEM, *, before_commit: Callable[[], None] | None = None
 ) -> GameSession:
     """Close the night: no more hands or voids. Closing twice changes nothing. A night whose game
-    keeps a pot closes it first (:func:`ledger.recording.close_pot`, ``end_of_night``: split among
+    keeps a pot closes it first (:func:`ledger.night.recording.close_pot`, ``end_of_night``: split among
     the seated players, or carried), in the same transaction.
     ``before_commit`` runs inside the closing transaction (a club's carry-over, :mod:`ledger.clubs.carry`).
     Raises :class:`AccessDenied` unless host."""

@@ -25,12 +25,12 @@ from typing import Any, Iterable, Sequence
 
 from sqlmodel import Session
 
-from ledger import night as ledger_night
-from ledger.models import GameSession
+from ledger.night import lifecycle as ledger_night
+from ledger.storage.models import GameSession
 from ledger.money import format_plain
 from ledger.games import game as game_of
-from ledger.night_reads import describe_stored
-from ledger.timeline import seat_order
+from ledger.night.reads import describe_stored
+from ledger.night.timeline import seat_order
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_TABLES = ("hands", "transfers", "payments", "history")

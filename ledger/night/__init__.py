@@ -1,0 +1,1 @@
+"""One night's ledger: open, record, correct, seat changes, payments, running figures, reads, export."""

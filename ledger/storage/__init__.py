@@ -1,0 +1,1 @@
+"""Storage: the database engine and sessions, and the tables (SQLModel) of nights and clubs."""
