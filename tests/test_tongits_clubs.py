@@ -80,6 +80,12 @@ def test_one_club_plays_both_games_and_the_standings_count_both(client: Any) -> 
             won = sum(1 for h in data["hands"] if h["outcome"]["kind"] == kind and h["expected"]["winner"] == player)
             assert line["wins"][kind] == won, (player, kind)
     assert lines["Ligaya"]["wins"]["tonk_out"] == 1
+    summary = client.get(f"/api/v1/clubs/{club['id']}/summary.pdf?lang=en", headers=bearer(club["token"]))
+    assert summary.status_code == 200 and summary.mimetype == "application/pdf"
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(summary.data)).pages).split())
+    assert "Standings" in text and "2 counted nights" in text
+    for player, amount in body["balances"].items():
+        assert f"{player}: {('+' if amount > 0 else '') + format_minor(amount, 'PHP')}." in text
 
 
 def test_a_season_statement_lists_the_tongits_night(client: Any) -> None:
