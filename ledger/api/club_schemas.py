@@ -276,7 +276,8 @@ class StandingSchema(Answer):
     best_night = fields.Integer(allow_none=True, metadata=MONEY)
     worst_night = fields.Integer(allow_none=True, metadata=MONEY)
     average_per_night = fields.Integer(allow_none=True, metadata={
-        "description": "Net divided by nights, rounded toward zero, minor units."})
+        "description": "Net divided by nights, rounded to the nearest minor unit (half-way cases away "
+                       "from zero), minor units."})
 
 
 class StandingsSchema(Answer):

@@ -375,7 +375,7 @@ def club_statement_pdf(club_id: str, member_id: int) -> Any:
     404 ``member_not_found``."""
     from ledger.clubs.season import season_report
     from ledger.statements.downloads import pdf_response, season_language
-    from ledger.statements.season import render_season_statement
+    from ledger.statements.season import render_season_statement, statement_file_name
 
     club, _actor = club_authorised(club_id)
     db = get_session()
@@ -383,7 +383,7 @@ def club_statement_pdf(club_id: str, member_id: int) -> Any:
     report = season_report(db, club, _period())
     language, locale = season_language(member)
     return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
-                        f"{club.name}-{member.name}.pdf")
+                        statement_file_name(report, member.name, language=language, locale=locale))
 
 
 @bp.get("/clubs/<club_id>/summary.pdf")
@@ -391,9 +391,10 @@ def club_summary_pdf(club_id: str) -> Any:
     """The club summary PDF for the period: standings, cumulative net chart, balances, plan."""
     from ledger.clubs.season import season_report
     from ledger.statements.downloads import pdf_response, season_language
-    from ledger.statements.season import render_club_summary
+    from ledger.statements.season import render_club_summary, summary_file_name
 
     club, _actor = club_authorised(club_id)
     report = season_report(get_session(), club, _period())
     language, locale = season_language(None)
-    return pdf_response(render_club_summary(report, language=language, locale=locale), f"{club.name}.pdf")
+    return pdf_response(render_club_summary(report, language=language, locale=locale),
+                        summary_file_name(report, language=language, locale=locale))

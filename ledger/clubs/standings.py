@@ -6,7 +6,7 @@ owner's say, nor after the owner undid its carry: issue 20 item 5). A period kee
 (inclusive, read in the club's time zone), then the last ``last`` of them. Per member:
 nights played, hands played (counted hands they were dealt into; redeals are not played), net
 (the sum of their finals: each night's running net over its counted hands, before payments),
-hands won by kind, times caught, best and worst night, average per night (rounded toward zero),
+hands won by kind, times caught, best and worst night, average per night (to the nearest minor unit, half away from zero),
 and the cumulative net after each counted night (the chart). Money is int minor units.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
+from ledger.money import divide_rounded
 from ledger.night import lifecycle as ledger_night
 from ledger.clubs.carry import carried_of, nights_of, seat_members
 from ledger.storage.club_models import Club, ClubMember
@@ -76,8 +77,7 @@ class Standing:
     def average_minor(self) -> int | None:
         if not self.lines:
             return None
-        net, count = self.net_minor, len(self.lines)
-        return abs(net) // count * (1 if net >= 0 else -1)
+        return divide_rounded(self.net_minor, len(self.lines))
 
     def to_json(self, cumulative: list[int]) -> dict[str, Any]:
         return {
