@@ -14,6 +14,7 @@ from typing import Any
 from flask import jsonify, request, url_for
 from werkzeug.routing import BaseConverter
 
+from ledger.access import devices
 from ledger.access import roles as access
 from ledger.night import lifecycle as ledger_night
 from ledger.api.errors import ApiError
@@ -90,10 +91,14 @@ def create_club() -> Any:
 @bp.post("/clubs/join")
 @limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
 def join_club() -> Any:
-    """``{"code"}`` (the club's table code) → 201 ``{id, token, role: "member"}``; 404
-    ``unknown_code``; rate-limited with the table code's budget (429)."""
-    code = load(ClubJoinSchema(), json_body())["code"]
-    joined = roster.join_by_code(get_session(), code, "api client")
+    """``{"code", "name"}`` (the club's table code; the device's own name, optional: else its
+    ``X-Device`` header, else "api client") → 201 ``{id, token, role: "member"}``;
+    422 ``invalid_entry`` naming ``name`` for a name that is not one; 404 ``unknown_code``;
+    rate-limited with the table code's budget (429)."""
+    sent = load(ClubJoinSchema(), json_body())
+    label = devices.phone_name(sent.get("name"), request.headers.get("X-Device"), "api client")
+    code = sent["code"]
+    joined = roster.join_by_code(get_session(), code, label)
     if joined is None:
         raise ApiError(404, "unknown_code", N_("No club has that code."), "code")
     return jsonify({"id": joined[0].id, "token": joined[1], "role": "member"}), 201
