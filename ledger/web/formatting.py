@@ -165,3 +165,20 @@ def phone_label(device: str | None) -> str:
     if not devices.looks_like_user_agent(text):
         return text[:40]
     return devices.describe(text) or _("Browser")
+
+
+@bp.app_template_filter("syllables")
+def syllables(value: str) -> Markup:
+    """``value`` escaped, and where it holds a script written without spaces (Lao, Thai, Khmer,
+    Myanmar) cut into unbreakable pieces at ICU's line break opportunities
+    (:func:`ledger.statements.breaks.segments`) with a ``<wbr>`` between them, so a narrow table
+    header breaks between syllables and words, never inside one: the browser's own dictionary
+    may differ, and ``overflow-wrap: anywhere`` would cut anywhere."""
+    from markupsafe import escape
+
+    from ledger.statements.breaks import needs_breaking, segments
+
+    if not needs_breaking(value):
+        return escape(value)
+    return Markup("<wbr>").join(Markup('<span class="unbroken">{}</span>').format(piece)
+                                for piece in segments(value))
