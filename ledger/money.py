@@ -161,3 +161,17 @@ def _scale(value: Decimal, places: int) -> Decimal:
     """``value * 10**places`` exactly: the coefficient is kept whole, whatever its length."""
     precision = max(1, len(value.as_tuple().digits))
     return value.scaleb(places, context=Context(prec=precision))
+
+
+def divide_rounded(total_minor: int, count: int) -> int:
+    """``total_minor / count`` rounded to the nearest minor unit, half-way cases away from zero
+    (``divide_rounded(200, 3) == 67``, ``divide_rounded(-200, 3) == -67``,
+    ``divide_rounded(1, 2) == 1``, ``divide_rounded(-1, 2) == -1``). Integer arithmetic only.
+
+    Raises ``ValueError`` when ``count`` is not positive."""
+    if count <= 0:
+        raise ValueError("count must be positive")
+    quotient, remainder = divmod(abs(total_minor), count)
+    if 2 * remainder >= count:
+        quotient += 1
+    return quotient if total_minor >= 0 else -quotient

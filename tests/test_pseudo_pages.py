@@ -203,7 +203,7 @@ class Night:
         client = self.app.test_client()
         client.environ_base["HTTP_USER_AGENT"] = MOBILE
         # the phone reads the pseudo language from the start: the name it is given when it joins
-        # ("Chrome on Android") is written in its language
+        # ("Android · Chrome": brand names, the same in every language) is read in it
         assert client.get(f"/language/{PSEUDO}").status_code == 303
         assert client.get(re.sub(r"^https?://[^/]+", "", link)).status_code == 302
         return client

@@ -250,7 +250,7 @@ def test_history_shows_versions_who_and_when_and_the_hosts_correct_link(app: Any
     assert '<details class="versions" id="versions-1">' in hand and "1 earlier version" in hand
     old = hand[hand.index('class="version-list"'):]
     assert "Rosa went out by discard" in old and "+$0.75" in old
-    assert re.search(r"Recorded by .*player.*Chrome on Android", old, re.S)
+    assert re.search(r"Recorded by .*player.*Android · Chrome", old, re.S)
     assert re.search(r"<time datetime=\"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\" data-local>", old)
     if "web.amend" in app.view_functions:
         assert f'href="/s/{sid}/hands/1/v2/correct">Correct</a>' in page
@@ -330,11 +330,11 @@ def test_the_log_shows_every_change_with_who_and_before_after(night: dict[str, A
                                               page, re.S)]
     closed, paid, amended, voided, second, first, started = events
     assert "Night closed" in closed and "host" in closed and "Tomás: -$0.50" in closed
-    assert paid.startswith("Rosa paid Dee $0.40") and "host Chrome on Android" in paid
+    assert paid.startswith("Rosa paid Dee $0.40") and "host Android · Chrome" in paid
     assert amended.startswith("Hand 2 corrected (version 1 → 2)")
     assert "Hand: Rosa went out by discard → Dee tonked out (2×)" in amended
     assert "Dee: -$0.25 → +$1.50" in amended and "Rosa: +$0.75 → -$0.50" in amended
-    assert voided.startswith("Hand 1 voided") and "host Chrome on Android" in voided
+    assert voided.startswith("Hand 1 voided") and "host Android · Chrome" in voided
     assert "Rosa: +$0.75 → not counted" in voided and "Dee: -$0.25 → not counted" in voided
     assert second.startswith("Hand 2 recorded") and "player" in second and "Rosa went out by discard" in second
     assert started.startswith("Night started") and "Players: Dee, Marcus, Rosa and Tomás" in started

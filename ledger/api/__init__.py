@@ -25,6 +25,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
+from ledger.access import devices
 from ledger.access import roles as access
 from ledger.statements import downloads
 from ledger.night import export
@@ -193,14 +194,21 @@ def revoke_phone(session_id: str, phone_id: int) -> Any:
 @bp.post("/join")
 @limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
 def join_by_code() -> Any:
-    """``{"code": "K7QM2X"}`` → ``{id, token, role}``: a new player token for this device.
-    404 ``unknown_code``; rate-limited against guessing (429)."""
-    code = load(JoinSchema(), json_body())["code"]
-    joined = access.join_by_code(get_session(), code, device())
+    """``{"code": "K7QM2X", "name": "Bo's phone"}`` (``name`` optional) → ``{id, token, role,
+    phone: {id, name}}``: a new player token for this device, listed in ``GET …/phones`` as
+    ``name``, else its ``X-Device`` header, else its system and browser ("Android · Chrome").
+    422 ``invalid_entry`` naming ``name`` for a name that is not one (over 40 characters,
+    hidden characters); 404 ``unknown_code``; rate-limited against guessing (429)."""
+    sent = load(JoinSchema(), json_body())
+    label = devices.phone_name(sent.get("name"), device(), "api client")
+    db = get_session()
+    joined = access.join_by_code(db, sent["code"], label)
     if joined is None:
         raise ApiError(404, "unknown_code", N_("No open table has that code."), "code")
     night, token = joined
-    return jsonify({"id": night.id, "token": token, "role": "player"}), 201
+    phone = access.key_for(db, night, token)
+    return jsonify({"id": night.id, "token": token, "role": "player",
+                    "phone": {"id": phone.id if phone else None, "name": devices.shown(label)}}), 201
 
 
 @bp.post("/sessions/<session_id>/recover")

@@ -145,12 +145,17 @@ class ClubExportQuerySchema(Schema):
 
 
 class ClubJoinSchema(Schema):
-    """``POST /api/v1/clubs/join``: the club's table code."""
+    """``POST /api/v1/clubs/join``: the club's table code and, optionally, the device's own name."""
 
     class Meta:
         unknown = EXCLUDE
 
     code = fields.String(required=True, validate=validate.Regexp(r"\s*\S", error="Send the club's code."))
+    name = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "Optional: what this phone is called in the club's list of devices (\"Bo's phone\"), "
+                       "cleaned like a player's name, at most 40 characters (422 ``invalid_entry`` naming "
+                       "``name`` otherwise). Without it the device is called by its ``X-Device`` header, "
+                       "else \"api client\"."})
 
 
 # -- answers ------------------------------------------------------------------------------------
@@ -279,7 +284,8 @@ class StandingSchema(Answer):
     best_night = fields.Integer(allow_none=True, metadata=MONEY)
     worst_night = fields.Integer(allow_none=True, metadata=MONEY)
     average_per_night = fields.Integer(allow_none=True, metadata={
-        "description": "Net divided by nights, rounded toward zero, minor units."})
+        "description": "Net divided by nights, rounded to the nearest minor unit (half-way cases away "
+                       "from zero), minor units."})
 
 
 class StandingsSchema(Answer):

@@ -14,6 +14,7 @@ from typing import Any
 from flask import jsonify, request, url_for
 from werkzeug.routing import BaseConverter
 
+from ledger.access import devices
 from ledger.access import roles as access
 from ledger.night import lifecycle as ledger_night
 from ledger.api.errors import ApiError
@@ -90,10 +91,14 @@ def create_club() -> Any:
 @bp.post("/clubs/join")
 @limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE)
 def join_club() -> Any:
-    """``{"code"}`` (the club's table code) → 201 ``{id, token, role: "member"}``; 404
-    ``unknown_code``; rate-limited with the table code's budget (429)."""
-    code = load(ClubJoinSchema(), json_body())["code"]
-    joined = roster.join_by_code(get_session(), code, "api client")
+    """``{"code", "name"}`` (the club's table code; the device's own name, optional: else its
+    ``X-Device`` header, else "api client") → 201 ``{id, token, role: "member"}``;
+    422 ``invalid_entry`` naming ``name`` for a name that is not one; 404 ``unknown_code``;
+    rate-limited with the table code's budget (429)."""
+    sent = load(ClubJoinSchema(), json_body())
+    label = devices.phone_name(sent.get("name"), request.headers.get("X-Device"), "api client")
+    code = sent["code"]
+    joined = roster.join_by_code(get_session(), code, label)
     if joined is None:
         raise ApiError(404, "unknown_code", N_("No club has that code."), "code")
     return jsonify({"id": joined[0].id, "token": joined[1], "role": "member"}), 201
@@ -378,7 +383,7 @@ def club_statement_pdf(club_id: str, member_id: int) -> Any:
     404 ``member_not_found``."""
     from ledger.clubs.season import season_report
     from ledger.statements.downloads import pdf_response, season_language
-    from ledger.statements.season import render_season_statement
+    from ledger.statements.season import render_season_statement, statement_file_name
 
     club, _actor = club_authorised(club_id)
     db = get_session()
@@ -386,7 +391,7 @@ def club_statement_pdf(club_id: str, member_id: int) -> Any:
     report = season_report(db, club, _period())
     language, locale = season_language(member)
     return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
-                        f"{club.name}-{member.name}.pdf")
+                        statement_file_name(report, member.name, language=language, locale=locale))
 
 
 @bp.get("/clubs/<club_id>/summary.pdf")
@@ -394,9 +399,10 @@ def club_summary_pdf(club_id: str) -> Any:
     """The club summary PDF for the period: standings, cumulative net chart, balances, plan."""
     from ledger.clubs.season import season_report
     from ledger.statements.downloads import pdf_response, season_language
-    from ledger.statements.season import render_club_summary
+    from ledger.statements.season import render_club_summary, summary_file_name
 
     club, _actor = club_authorised(club_id)
     report = season_report(get_session(), club, _period())
     language, locale = season_language(None)
-    return pdf_response(render_club_summary(report, language=language, locale=locale), f"{club.name}.pdf")
+    return pdf_response(render_club_summary(report, language=language, locale=locale),
+                        summary_file_name(report, language=language, locale=locale))

@@ -54,8 +54,9 @@ def _paths() -> dict[str, dict[str, Any]]:
             {201: _json(out.SessionCreatedSchema, "The new session and its secrets.")}, (401, 403, 404),
             body=inp.SessionCreateSchema, auth=False)},
         "/join": {"post": _op(
-            "Join a table by its code: a player token of this phone's own (rate-limited).",
-            {201: _json(out.JoinedSchema, "The session id and a new player token.")}, (404, 429),
+            "Join a table by its code, optionally naming the phone: a player token of this phone's own "
+            "(rate-limited).",
+            {201: _json(out.JoinedSchema, "The session id, a new player token and the phone as listed.")}, (404, 429),
             body=inp.JoinSchema, auth=False)},
         "/openapi.json": {"get": {
             "summary": "This document.", "security": [],

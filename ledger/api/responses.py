@@ -198,7 +198,9 @@ class PhoneSchema(Answer):
     """A phone that holds a token of the night (``GET …/phones``)."""
 
     id = fields.Integer(required=True)
-    name = fields.String(required=True, metadata={"description": "What the phone said it is, or \"Host link\"."})
+    name = fields.String(required=True, metadata={
+        "description": "The name the phone chose when it joined (\"Bo's phone\"), else its X-Device header, else "
+                       "its system and browser (\"Android · Chrome\"); the host link's in the reader's language."})
     role = fields.String(required=True, validate=validate.OneOf(ROLES))
     last_seen = fields.String(required=True, metadata={"description": "ISO 8601 time of its newest change, or when it joined."})
 
@@ -229,10 +231,20 @@ class RotatedSchema(ShareSchema):
     recovery_code = fields.String(required=True, metadata={"description": "The new recovery code (works once)."})
 
 
+class JoinedPhoneSchema(Answer):
+    """The phone that joined, as ``GET …/phones`` lists it."""
+
+    id = fields.Integer(required=True, allow_none=True)
+    name = fields.String(required=True, metadata={
+        "description": "The name it chose (\"Bo's phone\"), else its X-Device header, else its system and "
+                       "browser (\"Android · Chrome\")."})
+
+
 class JoinedSchema(Answer):
     id = fields.String(required=True)
     token = fields.String(required=True)
     role = fields.String(required=True, validate=validate.OneOf(("player",)))
+    phone = fields.Nested(JoinedPhoneSchema, required=True)
 
 
 class HandSchema(Answer):

@@ -166,7 +166,8 @@ CODE_NEEDED = "Send the table code as {{\"code\": \"…\"}}."
 
 
 class JoinSchema(Schema):
-    """``POST /api/v1/join``: the 6-character table code (spaces, dashes and case are forgiven)."""
+    """``POST /api/v1/join``: the 6-character table code (spaces, dashes and case are forgiven)
+    and, optionally, the phone's own name."""
 
     class Meta:
         unknown = EXCLUDE
@@ -175,6 +176,11 @@ class JoinSchema(Schema):
         required=True, validate=validate.Regexp(r"\s*\S", error=CODE_NEEDED),
         error_messages={"required": CODE_NEEDED, "invalid": CODE_NEEDED, "null": CODE_NEEDED},
     )
+    name = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "Optional: what this phone is called in the phones list and the history (\"Bo's phone\"), "
+                       "cleaned like a player's name, at most 40 characters (422 ``invalid_entry`` naming "
+                       "``name`` otherwise). Without it the phone is called by its system and browser "
+                       "(\"Android · Chrome\"), or by its ``X-Device`` header."})
 
 
 class RecoverSchema(Schema):

@@ -55,11 +55,13 @@ def device_keys(db: Session, club: Club) -> list[ClubKey]:
 
 
 def device_json(key: ClubKey) -> dict[str, Any]:
-    """``{id, name, role, joined}``: ``name`` is what the device joined as (the owner link in
-    the reader's language), ``joined`` ISO 8601 with offset."""
+    """``{id, name, role, joined}``: ``name`` is what the device joined as: the name it chose
+    ("Bo's phone"), else its system and browser ("Android · Chrome"); the owner link in the
+    reader's language. ``joined`` ISO 8601 with offset."""
+    from ledger.access.devices import shown
     from ledger.i18n import gettext
 
-    return {"id": key.id, "name": gettext(OWNER_LINK_NAME) if key.kind == "link" else key.label,
+    return {"id": key.id, "name": gettext(OWNER_LINK_NAME) if key.kind == "link" else shown(key.label),
             "role": key.role, "joined": key.created_at.isoformat()}
 
 

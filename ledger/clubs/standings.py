@@ -8,7 +8,7 @@ nights played, hands played (counted hands they were dealt into; redeals are not
 (the sum of their finals: each night's running net over its counted hands, before payments; a
 Tong-its night's finals include the split of its pot at the close, an entry that is not a hand
 played: TONGITS.md §4.9),
-hands won by kind, times caught, best and worst night, average per night (rounded toward zero),
+hands won by kind, times caught, best and worst night, average per night (to the nearest minor unit, half away from zero),
 and the cumulative net after each counted night (the chart). Money is int minor units.
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import Session
 
+from ledger.money import divide_rounded
 from ledger.night import lifecycle as ledger_night
 from ledger.night.figures import NOT_A_HAND
 from ledger.clubs.carry import carried_of, nights_of, seat_members
@@ -81,8 +82,7 @@ class Standing:
     def average_minor(self) -> int | None:
         if not self.lines:
             return None
-        net, count = self.net_minor, len(self.lines)
-        return abs(net) // count * (1 if net >= 0 else -1)
+        return divide_rounded(self.net_minor, len(self.lines))
 
     def to_json(self, cumulative: list[int]) -> dict[str, Any]:
         return {

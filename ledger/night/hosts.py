@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ledger.access import roles as access
+from ledger.access.devices import shown
 from ledger.access.roles import Actor
 from ledger.storage.db import begin_write
 from ledger.storage.models import AccessKey, AuditEvent, GameSession, utcnow
@@ -59,12 +60,14 @@ def phone_keys(db: Session, night: GameSession) -> list[AccessKey]:
 
 
 def phone_json(key: AccessKey, last_seen: datetime | None = None) -> dict[str, Any]:
-    """``{id, name, role, last_seen}``: ``last_seen`` (ISO 8601 with offset) is the newest change
-    this phone made, or when it joined."""
+    """``{id, name, role, last_seen}``: ``name`` is the name the phone chose when it joined
+    ("Bo's phone"), else its system and browser ("Android · Chrome",
+    :func:`ledger.access.devices.shown`), the host link's in the reader's language;
+    ``last_seen`` (ISO 8601 with offset) is the newest change this phone made, or when it joined."""
     seen = max(filter(None, (key.created_at, last_seen)))
     return {
         "id": key.id,
-        "name": gettext(HOST_LINK_NAME) if key.kind == "link" else key.label,  # the reader's language
+        "name": gettext(HOST_LINK_NAME) if key.kind == "link" else shown(key.label),  # the reader's language
         "role": key.role,
         "last_seen": seen.isoformat(),
     }

@@ -1,8 +1,9 @@
 """Table column headings that wrap between words and never inside one, in any script.
 
-A heading is laid out when its table gives it the column's width: it breaks only at the
-spaces between its words (a word of a script written without spaces, Thai, Lao, Khmer,
-Myanmar, Han, kana, may also break between its grapheme clusters); when one word is wider
+A heading is laid out when its table gives it the column's width: it breaks only where ICU's
+line break iterator allows (:mod:`ledger.statements.breaks`: between words; in a script
+written without spaces, Thai, Lao, Khmer, Myanmar, Han, kana, between its syllables or
+characters as that script's rules and dictionaries say, never inside a syllable); when one word is wider
 than the column the heading's type shrinks, down to :data:`FLOOR` points, rather than
 breaking the word. A word still too wide at the floor is abbreviated with an ellipsis, cut
 between grapheme clusters, never inside one (a long name: "Konstantinopoli…"). Every line is ordinary markup (:func:`ledger.statements.fonts.markup`), so
@@ -10,20 +11,17 @@ each piece is set in its script's font and shaped by HarfBuzz like any other tex
 """
 from __future__ import annotations
 
-import regex
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
 
+from ledger.statements.breaks import clip_points, segments
 from ledger.statements.fonts import BOLD, drawn, markup
-from ledger.statements.look import para
+from ledger.statements.look import reportlab_paragraph
 
 __all__ = ["FLOOR", "Heading", "heading_lines"]
 
 FLOOR = 6.0  # points: a heading's type never gets smaller than this
 _SLACK = 0.5  # points kept free on a line, so shaping's rounding never makes reportlab wrap it again
-_SPACELESS = regex.compile(r"[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}"
-                           r"\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]")
-_CLUSTER = regex.compile(r"\X")
 
 
 def _width(value: str, size: float, bold: bool) -> float:
@@ -32,27 +30,29 @@ def _width(value: str, size: float, bold: bool) -> float:
 
 
 def _units(value: str) -> list[tuple[str, str]]:
-    """``value`` as ``(piece, joiner)`` units between which a line may break: words, joined by
-    a space; a word of a script written without spaces is its grapheme clusters, joined by
-    nothing."""
+    """``value`` as ``(piece, joiner)`` units between which a line may break: the pieces between
+    ICU's line break opportunities (:func:`ledger.statements.breaks.segments`: words at spaces
+    and after hyphens; in Thai, Lao, Khmer and Myanmar syllables and words by dictionary, never
+    inside one), each with what joins it to the one before (a space, or nothing)."""
     out: list[tuple[str, str]] = []
-    for word in value.split():
-        if _SPACELESS.search(word):
-            clusters = _CLUSTER.findall(word)
-            out += [(clusters[0], " ")] + [(c, "") for c in clusters[1:]]
-        else:
-            out.append((word, " "))
+    spaced = True
+    for segment in segments(" ".join(value.split())):
+        piece = segment.rstrip()
+        if piece:
+            out.append((piece, " " if spaced else ""))
+        spaced = piece != segment
     return out
 
 
 def _clipped(word: str, room: float, size: float, bold: bool) -> str:
-    """``word`` cut after as many whole grapheme clusters as fit in ``room`` with an ellipsis
-    (at least one cluster)."""
-    clusters = _CLUSTER.findall(word)
-    keep = len(clusters) - 1
-    while keep > 1 and _width("".join(clusters[:keep]) + "\u2026", size, bold) > room:
+    """``word`` cut with an ellipsis after as much of it as fits in ``room``: whole grapheme
+    clusters, and in Lao or Thai whole syllables (:func:`ledger.statements.breaks.clip_points`;
+    at least the first)."""
+    cuts = clip_points(word)[:-1] or [len(word)]
+    keep = len(cuts) - 1
+    while keep > 0 and _width(word[:cuts[keep]] + "\u2026", size, bold) > room:
         keep -= 1
-    return "".join(clusters[:keep]) + "\u2026"
+    return word[:cuts[keep]] + "\u2026"
 
 
 def heading_lines(value: str, width: float, size: float, *, bold: bool = True,
@@ -106,7 +106,7 @@ class Heading(Flowable):
             base = self.style
             style = ParagraphStyle(f"{base.name}-heading", base, fontSize=size, splitLongWords=0,
                                    leading=base.leading * size / base.fontSize)
-            self._laid = (width, para("<br/>".join(markup(line) for line in lines), style))
+            self._laid = (width, reportlab_paragraph("<br/>".join(markup(line) for line in lines), style))
         return self._laid[1]
 
     def wrap(self, aw: float, ah: float) -> tuple[float, float]:

@@ -8,9 +8,11 @@ and dates the Babel locale each document is given.
 """
 from __future__ import annotations
 
+import html
 import io
 import re
 import weakref
+from typing import Any
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
@@ -28,6 +30,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 
 from ledger.i18n import SOURCE, _, current_language
 from ledger.money import format_minor
+from ledger.statements import breaks
 from ledger.statements.fonts import BODY, BOLD, SHAPED_MARK, drawn, markup, runs
 
 INK = colors.HexColor("#1F2933")
@@ -97,7 +100,15 @@ def para(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph
     """A Paragraph of ready markup (from :func:`~ledger.statements.fonts.markup`); shaped by
     HarfBuzz when it holds a run in a script that needs it (Indic, Thai, Lao, Hebrew,
     Arabic). Long words break rather than overflow. In a bold style, runs in other fonts are
-    bold too."""
+    bold too. Markup holding a script written without spaces (Thai, Lao, Khmer, Myanmar) is a
+    :class:`Wrapped`: broken between syllables, never inside one."""
+    if breaks.needs_breaking(text_markup):
+        return Wrapped(text_markup, style, **kwargs)  # type: ignore[return-value]
+    return reportlab_paragraph(text_markup, style, **kwargs)
+
+
+def reportlab_paragraph(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
+    """reportlab's own Paragraph of ``text_markup`` (see :func:`para`), as it breaks it."""
     if style.fontName == BOLD and '<font name="' in text_markup:
         text_markup = _RUN.sub(r"\1<b>\2</b>\3", text_markup)  # a <font name> run is regular unless <b> is inside
     if SHAPED_MARK in text_markup:
@@ -109,8 +120,151 @@ def para(text_markup: str, style: ParagraphStyle, **kwargs: object) -> Paragraph
 
 
 def text(value: str, style: ParagraphStyle, **kwargs: object) -> Paragraph:
-    """A Paragraph showing ``value`` literally (escaped, any script)."""
+    """A Paragraph showing ``value`` literally (escaped, any script; see :func:`para`)."""
     return para(markup(value), style, **kwargs)
+
+
+_SLACK = 0.5  # points kept free on a line, so shaping's rounding never makes reportlab wrap it again
+_TOKEN = re.compile(r"(<[^>]*>|&(?:#\d+|#x[0-9a-fA-F]+|\w+);|.)", re.S)
+_BR = re.compile(r"<br\s*/?>")
+
+
+class _Atoms:
+    """Paragraph markup as tags and characters: ``plain`` is its text, and any stretch of it
+    can be cut back out as markup of its own (tags open at the stretch's start reopened, those
+    still open at its end closed)."""
+
+    def __init__(self, text_markup: str) -> None:
+        self.atoms: list[str] = []  # each a tag or one character (an entity counts as one)
+        self.at: list[int] = []  # atom index of each plain character
+        chars = []
+        for token in _TOKEN.findall(text_markup):
+            if token.startswith("<") and token.endswith(">"):
+                self.atoms.append(token)
+                continue
+            self.at.append(len(self.atoms))
+            self.atoms.append(token)
+            chars.append(html.unescape(token) if token.startswith("&") else token)
+        self.plain = "".join(chars)
+
+    def cut(self, start: int, end: int) -> str:
+        """The markup of plain characters ``start``..``end`` (tags kept balanced)."""
+        if start >= end:
+            return ""
+        first, last = self.at[start], self.at[end - 1]
+        opened: list[str] = []
+        for atom in self.atoms[:first]:
+            if atom.startswith("</"):
+                if opened:
+                    opened.pop()
+            elif atom.startswith("<") and not atom.endswith("/>"):
+                opened.append(atom)
+        body = "".join(opened) + "".join(self.atoms[first:last + 1])
+        depth = list(opened)
+        for atom in self.atoms[first:last + 1]:
+            if atom.startswith("</"):
+                if depth:
+                    depth.pop()
+            elif atom.startswith("<") and not atom.endswith("/>"):
+                depth.append(atom)
+        return body + "".join(f"</{tag[1:].split()[0].rstrip('>')}>" for tag in reversed(depth))
+
+
+class Wrapped(Flowable):
+    """Paragraph markup in ``style``, broken into lines only where ICU's line break iterator
+    allows (:func:`ledger.statements.breaks.opportunities`: Lao and Thai between syllables and
+    words, never inside one; a syllable wider than the line alone is cut between grapheme
+    clusters) for the width it is given, then set as one Paragraph of those lines: reportlab
+    breaks only at spaces and cuts a long word between any two characters. Each line is
+    measured as reportlab sets it. Splits across pages as that Paragraph does."""
+
+    def __init__(self, text_markup: str, style: ParagraphStyle, **kwargs: object) -> None:
+        super().__init__()
+        self.markup, self.style, self.kwargs = text_markup, style, kwargs
+        self._laid: tuple[float, Paragraph] | None = None
+
+    def _width(self, text_markup: str) -> float:
+        probe = reportlab_paragraph(text_markup, self.style)
+        probe.wrap(1e6, 1e6)
+        return max(probe.getActualLineWidths0() or [0.0])
+
+    def lines(self, width: float) -> list[str]:
+        """The markup of each line in ``width`` points (the style's indents taken off)."""
+        room = max(width - self.style.leftIndent - self.style.rightIndent - _SLACK, 1.0)
+        out: list[str] = []
+        for part in _BR.split(self.markup):
+            out += self._fill(_Atoms(part), room)
+        return out
+
+    def _fill(self, atoms: _Atoms, room: float) -> list[str]:
+        plain = atoms.plain
+        marks = breaks.opportunities(plain)
+        out: list[str] = []
+        start = 0
+        while start < len(plain) and plain[start].isspace():
+            start += 1
+        while start < len(plain):
+            ahead = [m for m in marks if m > start]
+            end = self._farthest(atoms, start, ahead, room)
+            if end is None:  # not even the next syllable fits: cut it between grapheme clusters
+                clusters = breaks.cluster_ends(plain, start, ahead[0])
+                end = self._farthest(atoms, start, clusters, room) or clusters[0]
+            stop = end
+            while stop > start and plain[stop - 1].isspace():
+                stop -= 1
+            out.append(atoms.cut(start, stop))
+            start = end
+            while start < len(plain) and plain[start].isspace():
+                start += 1
+        return out or [""]
+
+    def _farthest(self, atoms: _Atoms, start: int, ends: list[int], room: float) -> int | None:
+        """The last of ``ends`` whose line from ``start`` fits in ``room`` (None when none does)."""
+        plain = atoms.plain
+
+        def fits(end: int) -> bool:
+            stop = end
+            while stop > start and plain[stop - 1].isspace():
+                stop -= 1
+            return self._width(atoms.cut(start, stop)) <= room
+
+        if not ends or not fits(ends[0]):
+            return None
+        low, high = 0, len(ends) - 1  # ends[low] fits; find the last that does
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(ends[middle]):
+                low = middle
+            else:
+                high = middle - 1
+        return ends[low]
+
+    def _paragraph(self, width: float) -> Paragraph:
+        if self._laid is None or self._laid[0] != width:
+            self._laid = (width, reportlab_paragraph("<br/>".join(self.lines(width)), self.style, **self.kwargs))
+        return self._laid[1]
+
+    @property
+    def blPara(self) -> Any:  # noqa: N802 (reportlab's name): the lines as laid, after wrap
+        assert self._laid is not None, "a paragraph is wrapped before its lines are read"
+        return self._laid[1].blPara
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        self.width, self.height = self._paragraph(aw).wrap(aw, ah)
+        return self.width, self.height
+
+    def split(self, aw: float, ah: float) -> list[Flowable]:
+        return self._paragraph(aw).split(aw, ah)
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (reportlab's name)
+        return float(self.style.spaceBefore)
+
+    def getSpaceAfter(self) -> float:  # noqa: N802
+        return float(self.style.spaceAfter)
+
+    def draw(self) -> None:
+        assert self._laid is not None, "a paragraph is wrapped before it is drawn"
+        self._laid[1].drawOn(self.canv, 0, 0)
 
 
 def plain_fits(value: str, font: str, size: float, width: float) -> bool:
@@ -123,8 +277,13 @@ def plain_fits(value: str, font: str, size: float, width: float) -> bool:
 
 
 def short(name: str, limit: int = NAME_LIMIT) -> str:
-    """A name clipped with an ellipsis for narrow places (headers show it in full)."""
-    return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
+    """A name clipped with an ellipsis for narrow places (headers show it in full): at most
+    ``limit`` characters with the ellipsis, cut between grapheme clusters, and in Lao or Thai
+    between syllables (:func:`ledger.statements.breaks.clip_points`)."""
+    if len(name) <= limit:
+        return name
+    cuts = [i for i in breaks.clip_points(name) if i <= limit - 1]
+    return name[: cuts[-1] if cuts else limit - 1].rstrip() + "\u2026"
 
 
 class Money:

@@ -65,8 +65,45 @@ def period_text(report: SeasonReport, locale: str = "en_US") -> str:
     if p.date_to:
         return ngettext("Up to {end}: {count} counted night, the last {last} kept.",
                         "Up to {end}: {count} counted nights, the last {last} kept.", n, last=p.last, **days)
-    return ngettext("All time: {count} counted night, the last {last} kept.",
-                    "All time: {count} counted nights, the last {last} kept.", n, last=p.last)
+    return ngettext("{count} counted night, the last {last} kept.",
+                    "{count} counted nights, the last {last} kept.", n, last=p.last)
+
+
+def period_title(report: SeasonReport, locale: str = "en_US") -> str:
+    """The period as a short title for a PDF's heading and file name, in the current language:
+    "All time", "The last 2 nights", "2026-01-01 to 2026-01-31", "From 2026-01-01",
+    "Up to 2026-01-31", "The last 2 nights of 2026-01-01 to 2026-01-31" (issue 23 item 6)."""
+    p = report.period
+    days = {"start": day_text(p.date_from, locale) if p.date_from else "",
+            "end": day_text(p.date_to, locale) if p.date_to else ""}
+    if p.last is None:
+        if p.date_from and p.date_to:
+            return _("{start} to {end}", **days)
+        if p.date_from:
+            return _("From {start}", **days)
+        if p.date_to:
+            return _("Up to {end}", **days)
+        return _("All time")
+    if p.date_from and p.date_to:
+        return ngettext("The last night of {start} to {end}", "The last {count} nights of {start} to {end}",
+                        p.last, **days)
+    if p.date_from:
+        return ngettext("The last night from {start}", "The last {count} nights from {start}", p.last, **days)
+    if p.date_to:
+        return ngettext("The last night up to {end}", "The last {count} nights up to {end}", p.last, **days)
+    return ngettext("The last night", "The last {count} nights", p.last)
+
+
+def summary_file_name(report: SeasonReport, *, language: str, locale: str) -> str:
+    """``<club>-<period>.pdf`` ("Friday club-The last 2 nights.pdf"), the period in ``language``."""
+    with use_language(language, locale):
+        return f"{report.club_name}-{period_title(report, locale)}.pdf"
+
+
+def statement_file_name(report: SeasonReport, member: str, *, language: str, locale: str) -> str:
+    """``<club>-<member>-<period>.pdf``, the period in ``language`` (the statement's own)."""
+    with use_language(language, locale):
+        return f"{report.club_name}-{member}-{period_title(report, locale)}.pdf"
 
 
 def _grid(rows: list[list[object]], widths: list[float], right_from: int) -> Table:
@@ -94,7 +131,8 @@ def member_story(report: SeasonReport, member: str, locale: str) -> list[Flowabl
     standing = _standing_of(report, member)
     out: list[Flowable] = [
         text(member, st.title),
-        text(_("Season statement \u00b7 {club}", club=report.club_name), st.subtitle),
+        text(_("Season statement \u00b7 {club} \u00b7 {period}", club=report.club_name,
+               period=period_title(report, locale)), st.subtitle),
         text(period_text(report, locale), st.small),
         Spacer(1, 3 * mm),
     ]
@@ -158,7 +196,7 @@ def summary_story(report: SeasonReport, locale: str) -> list[Flowable]:
     width = frame_width(PAGE)
     out: list[Flowable] = [
         text(report.club_name, st.title),
-        text(_("Club summary"), st.subtitle),
+        text(_("Club summary \u00b7 {period}", period=period_title(report, locale)), st.subtitle),
         text(period_text(report, locale), st.small),
         text(_("Standings"), st.h2),
     ]

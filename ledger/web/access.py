@@ -13,14 +13,13 @@ import dataclasses
 
 from flask import Response, abort, make_response, render_template, request, session
 
-from ledger.access import roles
+from ledger.access import devices, roles
 from ledger.night import lifecycle as ledger_night
 from ledger.access.roles import Actor, TableSecrets
 from ledger.storage.db import get_session
 from ledger.i18n import N_, _, pgettext
 from ledger.storage.models import GameSession
 from ledger.web.blueprint import bp
-from ledger.web.formatting import phone_label
 
 MAX_REMEMBERED = 20
 MAX_ID = 2**31 - 1  # larger numbers in a URL name nothing (and overflow the database's integers)
@@ -138,14 +137,17 @@ def token_for_link(night: GameSession, link_token: str) -> str:
     held = roles.key_for(db, night, token_for(night.id))
     if held is not None and held.kind == "device" and held.role in (link.role, "host"):
         return token_for(night.id) or link_token
-    return roles.device_token_for_link(db, night, link_token, phone_label(device()) or "phone") or link_token
+    return roles.device_token_for_link(db, night, link_token, devices.phone_name(None, device())) or link_token
 
 
 def join_with_code(code: str, name: str = "", session_id: str | None = None) -> GameSession | None:
     """Exchange a typed table code for this phone's own player token (remembered). ``name``
-    (optional, e.g. "Rosa") labels this phone in the history; without it the browser's name
-    is used. With ``session_id`` only that table's code is accepted."""
-    label = " ".join(name.split())[:40] or device()
+    (optional, e.g. "Bo's phone") names this phone in the phones list and the history; without
+    it the phone is called by its system and browser ("Android · Chrome"). With ``session_id``
+    only that table's code is accepted. Raises :class:`~ledger.games.errors.HandError`
+    ``invalid_entry`` (field ``name``) for a name that is not one
+    (:func:`ledger.access.devices.clean_phone_name`)."""
+    label = devices.phone_name(name, device())
     joined = roles.join_by_code(get_session(), code, label)
     if joined is None:
         return None

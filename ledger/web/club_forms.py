@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import flash, redirect, render_template, request, url_for
 
+from ledger.access import devices
 from ledger.clubs import roster
 from ledger.storage.db import get_session
 from ledger.i18n import _
@@ -20,7 +21,6 @@ from ledger.games.tonk import HandError
 from ledger.web.access import device
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import remember_club_token
-from ledger.web.formatting import phone_label
 from ledger.web.start_form import CURRENCIES, DEFAULT_CURRENCY, currency_choices
 from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 from ledger.web.language import format_locale_now
@@ -71,14 +71,22 @@ def club_join_code() -> Any:
     (remembered) and opens the club page; a wrong code is refused beside the field (422),
     with the typed code kept. Guesses share the table code's rate limit (429)."""
     code = request.form.get("code", "")[:200] if request.method == "POST" else request.args.get("code", "")[:20]
-    error = None
+    name = request.form.get("name", "")[:200]
+    error = name_error = None
     if request.method == "POST":
-        joined = roster.join_by_code(get_session(), code, phone_label(device()) or "phone") if code.strip() else None
+        try:
+            label = devices.phone_name(name, device())
+        except HandError as err:
+            name_error, label = err.message, None
+        joined = roster.join_by_code(get_session(), code, label) if code.strip() and label else None
         if joined is not None:
             club, token = joined
             remember_club_token(club.id, token)
             flash(_("You joined {club}.", club=club.name), "success")
             return redirect(url_for("web.club_page", club_id=club.id))
-        error = _("No club has that code. Check it on the club page of a member's phone.") if code.strip() \
-            else _("Type the club's 6-letter code.")
-    return render_template("club_join.html", code=code, error=error), (422 if error else 200)
+        if name_error is None:
+            error = _("No club has that code. Check it on the club page of a member's phone.") if code.strip() \
+                else _("Type the club's 6-letter code.")
+    failed = error is not None or name_error is not None
+    return render_template("club_join.html", code=code, name=name, error=error, name_error=name_error), \
+        (422 if failed else 200)

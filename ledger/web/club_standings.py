@@ -106,7 +106,7 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
     from ledger.clubs.season import season_report
     from ledger.statements.downloads import pdf_response, season_language
     from ledger.night.lifecycle import NightError
-    from ledger.statements.season import render_season_statement
+    from ledger.statements.season import render_season_statement, statement_file_name
 
     club, _actor = club_authorised(club_id)
     db = get_session()
@@ -120,7 +120,7 @@ def club_member_statement(club_id: str, member_id: int) -> Any:
     report = season_report(db, club, period)
     language, locale = season_language(member)  # the member's language, else this phone's
     return pdf_response(render_season_statement(report, member.name, language=language, locale=locale),
-                        f"{club.name}-{member.name}.pdf")
+                        statement_file_name(report, member.name, language=language, locale=locale))
 
 
 @bp.get("/c/<club_id>/summary.pdf")
@@ -129,12 +129,13 @@ def club_summary(club_id: str) -> Any:
     that is not one goes to the standings page, which says what is wrong (422)."""
     from ledger.clubs.season import season_report
     from ledger.statements.downloads import pdf_response, season_language
-    from ledger.statements.season import render_club_summary
+    from ledger.statements.season import render_club_summary, summary_file_name
 
     club, _actor = club_authorised(club_id)
     period, _typed, errors = read_period(request.args)
     if errors:  # as for a statement: the picker says what is wrong with the period
         return redirect(url_for("web.club_standings_page", club_id=club.id, **request.args))
     language, locale = season_language(None)
-    return pdf_response(render_club_summary(season_report(get_session(), club, period), language=language,
-                                            locale=locale), f"{club.name}.pdf")
+    report = season_report(get_session(), club, period)
+    return pdf_response(render_club_summary(report, language=language, locale=locale),
+                        summary_file_name(report, language=language, locale=locale))

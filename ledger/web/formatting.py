@@ -14,6 +14,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from jinja2.runtime import Context
 
+from ledger.access import devices
 from ledger.storage.db import get_session
 from ledger.i18n import _
 from ledger.i18n.sentences import names_text
@@ -152,26 +153,32 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
-_BROWSERS = (("EdgA", "Edge"), ("Edg/", "Edge"), ("SamsungBrowser", "Samsung Internet"), ("Firefox", "Firefox"),
-             ("FxiOS", "Firefox"), ("CriOS", "Chrome"), ("OPR/", "Opera"), ("Chrome", "Chrome"),
-             ("Safari", "Safari"))
-_SYSTEMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"),
-            ("Macintosh", "Mac"), ("CrOS", "Chromebook"), ("Linux", "Linux"))
-
-
 @bp.app_template_filter("phone_label")
 def phone_label(device: str | None) -> str:
-    """A short name for the phone that did something: ``"Chrome on Android"`` from a browser's
-    user-agent string; a name the phone joined with (``"Rosa"``) or an API client's
+    """A short name for the phone that did something: ``"Android · Chrome"`` from a browser's
+    user-agent string (:func:`ledger.access.devices.describe`; "Browser" in the reader's words
+    for one it cannot tell); a name the phone joined with (``"Bo's phone"``) or an API client's
     ``X-Device`` is shown as it is; nothing for the server itself (``"system"``)."""
     text = (device or "").strip()
     if text in ("", "system"):
         return ""
-    if not text.startswith("Mozilla/"):
+    if not devices.looks_like_user_agent(text):
         return text[:40]
-    # brand names stay as they are; a browser the list does not name is "Browser" in the reader's words
-    browser = next((name for marker, name in _BROWSERS if marker in text), None) or _("Browser")
-    if "Headless" in text:
-        browser = _("Headless {browser}", browser=browser)
-    system = next((name for marker, name in _SYSTEMS if marker in text), "")
-    return _("{browser} on {system}", browser=browser, system=system) if system else browser
+    return devices.describe(text) or _("Browser")
+
+
+@bp.app_template_filter("syllables")
+def syllables(value: str) -> Markup:
+    """``value`` escaped, and where it holds a script written without spaces (Lao, Thai, Khmer,
+    Myanmar) cut into unbreakable pieces at ICU's line break opportunities
+    (:func:`ledger.statements.breaks.segments`) with a ``<wbr>`` between them, so a narrow table
+    header breaks between syllables and words, never inside one: the browser's own dictionary
+    may differ, and ``overflow-wrap: anywhere`` would cut anywhere."""
+    from markupsafe import escape
+
+    from ledger.statements.breaks import needs_breaking, segments
+
+    if not needs_breaking(value):
+        return escape(value)
+    return Markup("<wbr>").join(Markup('<span class="unbroken">{}</span>').format(piece)
+                                for piece in segments(value))

@@ -19,7 +19,9 @@ from sqlmodel import Session
 
 from ledger.night import figures
 from ledger.night import lifecycle as ledger_night
+from ledger.access import devices
 from ledger.access.roles import Actor
+from ledger.games.errors import HandError
 from ledger.storage.db import get_session
 from ledger.i18n import _
 from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
@@ -80,22 +82,30 @@ def index() -> Any:
 @limiter.shared_limit(JOIN_LIMIT, scope=JOIN_SCOPE, methods=["POST"])
 def join_code() -> Any:
     """Join a table by typing its short code (read aloud by the host): this phone gets a
-    player token of its own, labelled with the name typed (if any) in the history. A pasted
-    table link works too."""
+    player token of its own, called by the name typed ("Bo's phone", optional) in the phones
+    list and the history. A pasted table link works too. A name that is not one (too long,
+    hidden characters) is refused beside its field (422), the code kept."""
     code = request.form.get("code", "")[:200] if request.method == "POST" else request.args.get("code", "")[:20]
-    name = request.form.get("name", "")[:40]
-    error = None
+    name = request.form.get("name", "")[:200]
+    error = name_error = None
     if request.method == "POST":
         pasted = PASTED_LINK.search(code)
         if pasted:
             return redirect(url_for("web.join", session_id=pasted.group(1), token=pasted.group(2)))
-        night = join_with_code(code, name) if code.strip() else None
+        try:
+            devices.clean_phone_name(name)
+            night = join_with_code(code, name) if code.strip() else None
+        except HandError as err:
+            name_error, night = err.message, None
         if night is not None:
             flash(_("You joined {night}.", night=night.name), "success")
             return redirect(url_for("web.table", session_id=night.id))
-        error = (_("No open table has that code. Check it with the host.") if code.strip()
-                 else _("Type the table code."))
-    return render_template("join.html", code=code, name=name, error=error), (422 if error else 200)
+        if name_error is None:
+            error = (_("No open table has that code. Check it with the host.") if code.strip()
+                     else _("Type the table code."))
+    failed = error is not None or name_error is not None
+    return render_template("join.html", code=code, name=name, error=error, name_error=name_error), \
+        (422 if failed else 200)
 
 
 @bp.get("/join/<session_id>/<token>")
