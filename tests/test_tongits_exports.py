@@ -35,7 +35,8 @@ def test_the_json_export_holds_the_game_rules_pot_and_close(client: Any) -> None
     session = doc["session"]
     assert session["game"] == "tongits"
     assert session["ruleset"]["preset"] == "classic" and session["ruleset"]["pot_take_streak"] == 2
-    assert session["pot"] == {"balance_minor": 0, "holder": None, "streak": 0}
+    assert session["pot"] == {"balance_minor": 0, "holder": None, "streak": 0, "closed": "split",
+                              "closed_minor": data["expected"]["pot_balance"], "closed_among": 3}
     assert session["net"] == data["expected"]["net_after_close"]
     hands = doc["hands"]
     assert len(hands) == len(data["hands"]) + 1
