@@ -211,3 +211,49 @@ def test_an_older_export_without_the_pot_imports_with_an_empty_pot(client: Any) 
     response = client.post("/api/v1/clubs/import", json=document)
     assert response.status_code == 201, response.get_json()
     assert club_of(client, response.get_json())["pot_minor"] == 0
+
+
+def test_a_night_settled_in_cash_keeps_the_books_at_zero_and_its_pot_out_of_the_club(client: Any) -> None:
+    data = tongits_night()
+    club, _first, pot = carried_club(client)
+    second = start(client, club, "Sabado")
+    for hand in data["hands"][:3]:
+        record(client, second, hand)
+    close(client, second, False)
+    body = club_of(client, club)
+    assert body["pot_minor"] == 0 and body["pot_in_nights_minor"] == pot  # the pot it opened with is still owed
+    assert "pot_carried_minor" not in body["nights"][1]
+    assert sum(body["balances"].values()) + body["pot_minor"] + body["pot_in_nights_minor"] == 0
+    assert sum(t["amount"] for t in body["settlement"]["transfers"] if t["to"] == "pot") == pot
+
+
+def test_voiding_the_first_hand_of_a_night_that_opened_with_the_pot_rescores_from_it(client: Any) -> None:
+    data = tongits_night()
+    club, _first, pot = carried_club(client)
+    second = start(client, club, "Sabado")
+    for hand in data["hands"][:4]:
+        record(client, second, hand)
+    voided = client.post(f"/api/v1/sessions/{second['id']}/hands/1/void", headers=bearer(second["token"]))
+    assert voided.status_code == 200, voided.get_json()
+    kept = figures_check(client, second)  # the later hands re-scored from the carried pot, as a full recount
+    assert sum(kept.net.values()) + kept.accounts["pot"] - pot == 0
+    hands = client.get(f"/api/v1/sessions/{second['id']}/hands", headers=bearer(second["token"])).get_json()
+    counted = [h for h in (hands["hands"] if isinstance(hands, dict) else hands) if h["status"] == "counted"]
+    assert counted[0]["pot"]["balance_before"] == pot
+    assert books(client, club, second) == 0
+
+
+def test_a_member_hosted_night_carries_its_pot_with_the_owners_say(client: Any) -> None:
+    data = tongits_night()
+    club = make_php_club(client)
+    member = {"id": club["id"], "token": club["member_token"]}
+    night = start(client, member, data["name"])
+    for hand in data["hands"]:
+        record(client, night, hand)
+    assert close(client, night, True)["carried"] == "pending"
+    assert club_of(client, club)["pot_minor"] == 0  # nothing moved yet
+    carried = client.post(f"/api/v1/clubs/{club['id']}/nights/{night['id']}/carry", headers=bearer(club["token"]))
+    assert carried.status_code == 200, carried.get_json()
+    body = carried.get_json()
+    assert body["pot_minor"] == data["expected"]["pot_balance"]
+    assert sum(body["balances"].values()) + body["pot_minor"] == 0
