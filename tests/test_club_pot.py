@@ -113,6 +113,12 @@ def test_a_carried_pot_goes_into_the_club_and_opens_its_next_tongits_night(clien
     assert recorded["pot"]["antes"] == 3 * 1 * data["stake"]
     kept = figures_check(client, second)
     assert sum(kept.net.values()) + kept.accounts["pot"] - pot == 0  # players + the pot's movement
+    plan = client.get(f"/api/v1/sessions/{second['id']}/settlement", headers=bearer(second["token"]))
+    assert plan.status_code == 200, plan.get_json()
+    moved = kept.accounts["pot"] - pot  # the night's settle-up settles what its pot moved, not the club's pot
+    lines = plan.get_json()["transfers"]
+    assert sum(t["amount"] for t in lines if t["to"] == "pot") - sum(t["amount"] for t in lines
+                                                                     if t["from"] == "pot") == moved
     assert books(client, club, second) == 0
 
     closed = close(client, second, True)
