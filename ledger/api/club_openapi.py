@@ -59,7 +59,8 @@ def club_paths() -> dict[str, dict[str, Any]]:
             "409 night_not_pending.", {200: the_club}, (404, 409))},
         "/clubs/{club_id}/nights/{session_id}/uncarry": {"post": _op(
             "Owner: undo a carried night with reversing entries (nothing deleted, audited); its payments are "
-            "taken at the night again. 403 role_forbidden, 404 session_not_found, 409 night_not_carried.",
+            "taken at the night again. 403 role_forbidden, 404 session_not_found, 409 night_not_carried, 409 "
+            "pot_taken (a later Tong-its night already opened with the pot it carried; with `pot_minor`).",
             {200: the_club}, (404, 409))},
         "/clubs/{club_id}/share": {"get": _op(
             "Owner's own link only: the club with its tokens, links and table code again.",

@@ -185,6 +185,9 @@ class ClubNightOutSchema(Answer):
     carry_state = fields.String(allow_none=True, validate=validate.OneOf(("pending", "carried", "uncarried")),
                                 metadata={"description": "null, pending, carried (by the owner's call) or uncarried "
                                                          "(the owner undid the carry)."})
+    pot_carried_minor = fields.Integer(validate=validate.Range(min=1), metadata={
+        "description": "Only on a carried Tong-its night whose pot held money at the close (`pot_at_end` `carry`): "
+                       "what it carried into the club's pot, minor units."})
 
 
 class ClubBecauseSchema(Answer):
@@ -216,6 +219,14 @@ class ClubSchema(Answer):
     carry_needs_owner = fields.Boolean(metadata={
         "description": "A member-hosted night closed with carry_over waits for the owner's carry call."})
     nights = fields.List(fields.Nested(ClubNightOutSchema), required=True)
+    pot_minor = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "The club's Tong-its pot, minor units (TONGITS.md §4.9): what carried nights' pots left; its "
+                       "next Tong-its night opens with it and empties it. Undoing a carry takes its pot back (409 "
+                       "`pot_taken` once a later night opened with it)."})
+    pot_in_nights_minor = fields.Integer(validate=validate.Range(min=0), metadata={
+        "description": "What the club's nights not carried (open, pending, settled in cash, undone) opened with "
+                       "from the club's pot. `sum(balances) + pot_minor + pot_in_nights_minor` is 0; the plan's "
+                       "transfers `to` `\"pot\"` say who puts that pot's money in."})
 
 
 class ClubDeviceSchema(Answer):

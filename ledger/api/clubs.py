@@ -140,7 +140,8 @@ def carry_club_night(club_id: str, session_id: str) -> Any:
 def uncarry_club_night(club_id: str, session_id: str) -> Any:
     """Owner: undo a carried night with reversing entries (nothing deleted, audited) → 200 the
     club; the night's outstanding amounts are paid at the night again. 403 ``role_forbidden``
-    (member, viewer), 404 ``session_not_found``, 409 ``night_not_carried``."""
+    (member, viewer), 404 ``session_not_found``, 409 ``night_not_carried``, 409 ``pot_taken`` (with
+    ``pot_minor``) when a later Tong-its night already opened with the pot this night carried."""
     from ledger.clubs.night_access import club_night_of
 
     club, actor = club_authorised(club_id)

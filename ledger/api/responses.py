@@ -144,7 +144,8 @@ class SessionSchema(Answer):
         "description": "The game played: `tonk` (RULES.md) or `tongits` (TONGITS.md)."})
     pot = fields.Nested("NightPotSchema", metadata={
         "description": "A night whose game keeps a pot (Tong-its): the pot as the ledger keeps it. `net` covers the "
-                       "players only; their nets plus `pot.balance_minor` sum to zero."})
+                       "players only; their nets plus `pot.balance_minor` less `pot.opening_minor` (0 when absent) "
+                       "sum to zero."})
     pot_closed = fields.Nested("HandSchema", metadata={
         "description": "POST …/close of a Tong-its night with a pot: the entry that closed it (TONGITS.md §4.9, "
                        "`pot_at_end`: split among the seated players, or carried)."})
@@ -165,6 +166,10 @@ class NightPotSchema(Answer):
         "description": "A closed night only: the balance the close split or carried, minor units (0 when empty)."})
     closed_among = fields.Integer(validate=validate.Range(min=0), metadata={
         "description": "A closed night only: how many seated players shared a split (0 unless `split`)."})
+    opening_minor = fields.Integer(validate=validate.Range(min=1), metadata={
+        "description": "Only for a club night that opened with the club's pot (TONGITS.md §4.8: what earlier club "
+                       "nights carried; no holder, no streak): that balance, minor units. The players' nets plus "
+                       "`balance_minor - opening_minor` sum to zero."})
 
 
 class RosterEntrySchema(Answer):

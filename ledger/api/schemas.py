@@ -82,8 +82,9 @@ class SessionCreateSchema(Schema):
         "description": "The game: absent or null = `tonk` (RULES.md); `tongits` = a Tong-its night (TONGITS.md: its "
                        "`ruleset` presets and toggles, 3 players or 4 with `four_players`, nobody named `pot`, the pot "
                        "kept by the ledger). Any other value is 400 `invalid_game`. A club night may be of either "
-                       "game; a Tong-its club night splits its pot at the close (a `pot_at_end` of `carry` is 422 "
-                       "`invalid_ruleset` on `ruleset.toggles.pot_at_end`: a club keeps no pot between nights)."})
+                       "game; a Tong-its club night opens with the club's pot (what earlier nights carried, `pot_minor` "
+                       "of the club; the club's pot is then empty) and may carry its own at the close (`pot_at_end` "
+                       "`carry`: the pot goes into the club's pot when the night's balances are carried)."})
     club = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=32), metadata={
         "description": "A club id: the night is played in that club (send the club's owner or member token "
                        "as the bearer token). Members sit from the roster; new names join it."})

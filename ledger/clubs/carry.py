@@ -10,17 +10,28 @@ A member's running balance is the sum of what their carried nights left them, pl
 paid against it, minus what they were paid (minor units; positive means the club owes them).
 The club's plan is the exact fewest-transfers settlement of those balances
 (:func:`ledger.settlement.plan.settle`, proven minimal up to its exact bound, ``minimal`` false above).
+
+The club's pot (:attr:`~ledger.storage.club_models.Club.pot_minor`, TONGITS.md §4.9 ``pot_at_end:
+carry``): a Tong-its night whose close left its pot in the pot account carries that balance into
+the club's pot with its balances (same transaction, same owner's say; undoing the carry takes it
+back), and the club's next Tong-its night opens with it (state ``{balance: pot, holder: null,
+streak: 0}``), emptying the club's pot in the transaction that creates the night. The members'
+balances plus the club's pot plus what the club's nights not carried opened with sum to zero, and
+the club's plan owes the pot that (:mod:`ledger.clubs.pot`). A night settled in cash settles what
+its pot moved in cash (the night's settle-up) and leaves the club's pot as it was.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ledger.night import lifecycle as ledger_night
 from ledger.access.roles import Actor
 from ledger.storage.club_models import Club, ClubCarry, ClubMember, ClubNight, ClubPayment, ClubSeat
+from ledger.clubs.pot import POT, owed_pot, pot_in_nights
 from ledger.clubs.reasons import explained_plan_json
 from ledger.clubs.roster import (ClubActor, club_event, join_roster, member_by_name, member_json, members_of,
                                  NIGHT_ROLE, refuse_look_alike)
@@ -36,9 +47,9 @@ from ledger.games.tonk import HandError, RuleSet
 from ledger.settlement.plan import SettlementPlan, settle
 from ledger.night.timeline import seat_order
 
-#: a club keeps no pot between nights (TONGITS.md §4.9: ``pot_at_end`` ``split``, not ``carry``)
-POT_NOT_CARRIED = N_("A club night splits its pot among the players at the close: the club keeps no pot "
-                     "between nights, so the pot cannot be carried.")
+_CLUBS = Club.__table__  # type: ignore[attr-defined]
+_ADD_POT = update(_CLUBS).where(_CLUBS.c.id == bindparam("club")).values(
+    pot_minor=_CLUBS.c.pot_minor + bindparam("delta"))
 
 
 def club_night(db: Session, night: GameSession) -> ClubNight | None:
@@ -63,19 +74,16 @@ def start_night(
 ) -> tuple[GameSession, str]:
     """Open a night inside ``club`` (see :func:`ledger.night.lifecycle.create_night`) and return it with
     its host token. Members sit from the roster; new names join it. A club plays either game
-    (``game``: Tonk or Tong-its; money is money), but keeps no pot between nights: a Tong-its
-    night's pot is split among its players at the close (TONGITS.md §4.9), so rules whose
-    ``pot_at_end`` is ``carry`` are refused (422 ``invalid_ruleset`` naming
-    ``ruleset.toggles.pot_at_end``): what a night carries into the club is what its players
-    still owe each other, and a carried pot is owed by no one. Raises
+    (``game``: Tonk or Tong-its; money is money). A Tong-its night opens with the club's pot
+    (:attr:`Club.pot_minor`, what earlier nights carried: TONGITS.md §4.8, no holder) and empties
+    it, in the transaction that creates the night (:func:`take_pot`); its rules may carry its own
+    pot at the close (``pot_at_end`` ``carry``, TONGITS.md §4.9). Raises
     :class:`HandError` 422 ``invalid_entry`` naming ``currency`` when another currency than the
     club's is given, ``duplicate_player`` naming ``players[i]`` for a new name that looks like a
     member's (:func:`~ledger.clubs.roster.refuse_look_alike`), and whatever
     :func:`~ledger.night.lifecycle.create_night` raises;
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("start_night")
-    if getattr(rules, "pot_at_end", None) == "carry":
-        raise HandError("invalid_ruleset", POT_NOT_CARRIED, "ruleset.toggles.pot_at_end")
     if currency is not None and currency.upper() != club.currency:
         raise HandError("invalid_entry", N_("This club plays in {currency}; a club night cannot use {other}."),
                         "currency", currency=club.currency, other=currency.upper())
@@ -89,7 +97,9 @@ def start_night(
     dealer = seat_names(db, club, [first_dealer])[0] if first_dealer is not None else None
     night, token = ledger_night.create_night(
         db, name=name, currency=club.currency, stake_minor=stake_minor, rules=rules, players=seated,
-        first_dealer=dealer, timezone=timezone or club.timezone, game=game)
+        first_dealer=dealer, timezone=timezone or club.timezone, game=game,
+        opening=lambda db_: take_pot(db_, club))
+    opened = ledger_night.pot_json(db, night).get("pot", {}).get("opening_minor", 0)
     for _attempt in range(3):
         begin_write(db)
         db.add(ClubNight(session_id=night.id, club_id=club.id, host_role=actor.role))
@@ -97,7 +107,8 @@ def start_night(
             member = join_roster(db, club, seat, actor, "players")
             db.add(ClubSeat(session_id=night.id, member_id=member.id, name=seat))
         club_event(db, club, actor, "night_started", after={"id": night.id, "name": night.name,
-                                                             "players": list(night.players)})
+                                                             "players": list(night.players)}
+                   | ({"pot_opening": opened} if opened else {}))
         try:
             db.commit()
         except IntegrityError:  # another night added the same new member meanwhile: look again
@@ -105,6 +116,31 @@ def start_night(
             continue
         return night, token
     raise RuntimeError("could not seat the club night")
+
+
+def take_pot(db: Session, club: Club) -> dict[str, int]:
+    """Inside a new Tong-its night's creating transaction: the club's pot, emptied (its row locked
+    first, so two nights started at once never both take it) → ``{"pot": amount}`` (minor units),
+    the balance the night's pot opens with (TONGITS.md §4.8)."""
+    row = db.exec(select(Club).where(Club.id == club.id).with_for_update()
+                  .execution_options(populate_existing=True)).one()
+    amount = int(row.pot_minor or 0)
+    if amount:
+        db.connection().execute(_ADD_POT, {"club": club.id, "delta": -amount})
+        db.expire(row, ["pot_minor"])
+    return {"pot": amount}
+
+
+def _carry_pot(db: Session, club: Club, night: GameSession, link: ClubNight) -> int:
+    """Inside a carry's transaction: what the closed night's pot still holds (a close that carried
+    it, TONGITS.md §4.9; 0 after a split) goes into the club's pot and is kept on ``link``;
+    returns it (minor units)."""
+    amount = int(ledger_night.pot_json(db, night).get("pot", {}).get("balance_minor", 0))
+    link.pot_carried_minor = amount
+    if amount:
+        db.connection().execute(_ADD_POT, {"club": club.id, "delta": amount})
+        db.expire(club, ["pot_minor"])
+    return amount
 
 
 def seat_member_ids(db: Session, night: GameSession) -> dict[str, int]:
@@ -208,15 +244,17 @@ def _close(db: Session, club: Club, night: GameSession, actor: Actor, carry_over
         link.carried_by = (link.host_role or "owner") if carry_over else None
         db.add(link)
         carried = {}
+        pot = 0
         if carry_over:
             for name, amount in left.items():
                 if amount:
                     db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=members[name].id,
                                      amount_minor=amount))
                     carried[members[name].name] = amount
+            pot = _carry_pot(db, club, night, link)
         club_event(db, club, ClubActor(_club_role(actor.role)),
                    "night_carried" if carry_over else "night_settled_in_cash",
-                   after={"id": night.id, "name": night.name, "carried": carried})
+                   after={"id": night.id, "name": night.name, "carried": carried} | ({"pot": pot} if pot else {}))
 
     return ledger_night.close_night(db, night, actor, before_commit=carry)
 
@@ -228,7 +266,7 @@ def carry_night(db: Session, club: Club, night: GameSession, actor: ClubActor) -
     :class:`ClubCarry`; audited ``night_carried`` with ``by: "owner"`` (committed). Raises
     :class:`~ledger.clubs.roster.ClubAccessDenied` (403 ``role_forbidden``) unless the owner;
     :class:`NightError` 409 ``night_not_pending`` for a night that is open, already carried or
-    settled in cash."""
+    settled in cash. What the night's pot holds goes into the club's pot with them (:func:`_carry_pot`)."""
     actor.require("carry")
     begin_write(db)
     db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()  # one say at a time
@@ -246,10 +284,11 @@ def carry_night(db: Session, club: Club, night: GameSession, actor: ClubActor) -
         if amount:
             db.add(ClubCarry(club_id=club.id, session_id=night.id, member_id=members[name].id, amount_minor=amount))
             carried[members[name].name] = amount
+    pot = _carry_pot(db, club, night, link)
     link.carried, link.carry_state, link.carried_by = True, "carried", actor.role
     db.add(link)
     club_event(db, club, actor, "night_carried", after={"id": night.id, "name": night.name, "carried": carried,
-                                                        "by": actor.role})
+                                                        "by": actor.role} | ({"pot": pot} if pot else {}))
     db.commit()
     return link
 
@@ -259,11 +298,16 @@ def uncarry_night(db: Session, club: Club, night: GameSession, actor: ClubActor)
     gets a ``reversal`` row of the negated amount (nothing is deleted), so the club's balances
     lose what the night carried and the night's own outstanding amounts are to be paid at the
     night again (its payments are allowed again); audited ``night_uncarried``. The owner may
-    carry it again (:func:`carry_night`). Raises ``ClubAccessDenied`` (403) unless the owner;
-    :class:`NightError` 409 ``night_not_carried`` for a night that is not carried now."""
+    carry it again (:func:`carry_night`). What the night's pot carried into the club's pot
+    (``pot_carried_minor``) is taken back out of it. Raises ``ClubAccessDenied`` (403) unless the owner;
+    :class:`NightError` 409 ``night_not_carried`` for a night that is not carried now, 409
+    ``pot_taken`` (with ``pot_minor``, what the club's pot holds) when a later Tong-its night has
+    already opened with the pot this night carried (the club's pot holds less than it): that night
+    plays with it."""
     actor.require("uncarry")
     begin_write(db)
-    db.exec(select(Club).where(Club.id == club.id).with_for_update()).one()
+    locked = db.exec(select(Club).where(Club.id == club.id).with_for_update()
+                     .execution_options(populate_existing=True)).one()
     link = db.get(ClubNight, night.id, populate_existing=True)
     db.refresh(night)
     assert link is not None
@@ -272,6 +316,13 @@ def uncarry_night(db: Session, club: Club, night: GameSession, actor: ClubActor)
         raise NightError(409, "night_not_carried",
                          N_("This night's balances are not carried into {club}, so there is no carry to undo."),
                          "session_id", club=club.name)
+    pot = int(link.pot_carried_minor or 0)
+    if pot > int(locked.pot_minor or 0):
+        held = int(locked.pot_minor or 0)
+        db.rollback()
+        raise NightError(409, "pot_taken",
+                         N_("The pot this night carried has already opened a later Tong-its night of {club}, so "
+                            "its carry cannot be undone."), "session_id", {"pot_minor": held}, club=club.name)
     rows = list(db.exec(select(ClubCarry).where(ClubCarry.session_id == night.id).order_by(ClubCarry.id)))
     reversed_ids = {r.reverses for r in rows if r.kind == "reversal"}
     names = {m.id: m.name for m in members_of(db, club)}
@@ -283,9 +334,13 @@ def uncarry_night(db: Session, club: Club, night: GameSession, actor: ClubActor)
             undone[names[row.member_id]] = undone.get(names[row.member_id], 0) - row.amount_minor
     before_by = link.carried_by
     link.carried, link.carry_state, link.carried_by = False, "uncarried", None
+    link.pot_carried_minor = 0
     db.add(link)
+    if pot:
+        db.connection().execute(_ADD_POT, {"club": club.id, "delta": -pot})
+        db.expire(club, ["pot_minor"])
     club_event(db, club, actor, "night_uncarried", before={"id": night.id, "carried_by": before_by},
-               after={"id": night.id, "name": night.name, "reversed": undone})
+               after={"id": night.id, "name": night.name, "reversed": undone} | ({"pot": -pot} if pot else {}))
     db.commit()
     return link
 
@@ -331,9 +386,21 @@ def balances(db: Session, club: Club) -> dict[str, int]:
     return out
 
 
+def owed_balances(db: Session, club: Club) -> dict[str, int]:
+    """What the club's plan clears: each member's running balance (:func:`balances`) and, when the
+    members owe the pot money (:func:`ledger.clubs.pot.owed_pot`: the club's pot and what its nights
+    not carried opened with), ``"pot"`` with it: the values sum to zero
+    (minor units). The plan's lines to ``"pot"`` say who puts the pot's money in (the pot keeps it
+    for the club's next Tong-its night, TONGITS.md §4.9)."""
+    owed = balances(db, club)
+    pot = owed_pot(db, club)
+    return owed | ({POT: pot} if pot else {})
+
+
 def settlement_plan(db: Session, club: Club) -> SettlementPlan:
-    """The fewest transfers that clear the club's running balances (exact, ``minimal`` honest)."""
-    return settle(balances(db, club))
+    """The fewest transfers that clear the club's running balances and fill its pot
+    (:func:`owed_balances`; exact, ``minimal`` honest)."""
+    return settle(owed_balances(db, club))
 
 
 def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor: int, actor: ClubActor,
@@ -435,7 +502,13 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
     members: [{id, name, language?}], balances: {name: int}, settlement: {transfers: [{from, to, amount,
     because: [{session_id, amount}]}], transfer_count, minimal} (the nights that explain each transfer,
     :mod:`ledger.clubs.reasons`), carry_needs_owner, nights: [{id, name, started_at, closed_at, carried
-    (true, false or "pending"), status, hosted_by (club role), carried_by (club role or null), carry_state}]}``."""
+    (true, false or "pending"), status, hosted_by (club role), carried_by (club role or null), carry_state,
+    pot_carried_minor?}], pot_minor, pot_in_nights_minor}``: ``pot_minor`` is the club's Tong-its
+    pot (minor units, TONGITS.md §4.9), which the next Tong-its night opens with;
+    ``pot_in_nights_minor`` what the club's nights not carried opened with
+    (:func:`ledger.clubs.pot.pot_in_nights`), so ``sum(balances) + pot_minor + pot_in_nights_minor
+    == 0``; ``pot_carried_minor``, only on a night whose pot carried something into the club's pot
+    (and is still carried), that amount."""
     return {
         "id": club.id,
         "name": club.name,
@@ -449,7 +522,11 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
                     "closed_at": n.closed_at.isoformat() if n.closed_at else None,
                     "carried": carried_answer(n, link), "status": n.status,
                     "hosted_by": link.host_role or "owner", "carried_by": link.carried_by if link.carried else None,
-                    "carry_state": link.carry_state} for n, link in nights_of(db, club)],
+                    "carry_state": link.carry_state}
+                   | ({"pot_carried_minor": int(link.pot_carried_minor)} if link.pot_carried_minor else {})
+                   for n, link in nights_of(db, club)],
+        "pot_minor": int(club.pot_minor or 0),
+        "pot_in_nights_minor": pot_in_nights(db, club),
     }
 
 

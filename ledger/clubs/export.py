@@ -32,7 +32,7 @@ from sqlmodel import Session, select
 from ledger.access import roles as access
 from ledger.night import figures
 from ledger.night import lifecycle as ledger_night
-from ledger.clubs.carry import balances, carried_of, nights_of, payments_of, seat_members
+from ledger.clubs.carry import balances, carried_of, owed_balances, nights_of, payments_of, seat_members
 from ledger.clubs.import_checks import NOT_READABLE, check_document
 from ledger.clubs.import_replay import Replayed, member_key, replay
 from ledger.clubs.import_schema import FORMAT, VERSION, load_document
@@ -43,6 +43,7 @@ from ledger.night.export import _csv
 from ledger.i18n import LANGUAGES, N_
 from ledger.storage.models import AuditEvent, GameSession, Hand, HandTransfer, Payment
 from ledger.money import format_plain
+from ledger.games import game as game_of
 from ledger.games.tonk import HandError
 from ledger.settlement.plan import settle
 
@@ -67,8 +68,9 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
                 "first_dealer": night.first_dealer, "status": night.status,
                 "last_hand_number": night.last_hand_number, "timezone": night.timezone,
                 "created_at": _at(night.created_at), "closed_at": _at(night.closed_at),
+                "pot_opening": figures.openings(db, night).get("pot", 0),
             },
-            "carried": link.carried,
+            "carried": link.carried, "pot_carried": int(link.pot_carried_minor or 0),
             "host_role": link.host_role, "carry_state": link.carry_state, "carried_by": link.carried_by,
             "seats": [{"member_id": s.member_id, "name": s.name}
                       for s in db.exec(select(ClubSeat).where(ClubSeat.session_id == night.id).order_by(ClubSeat.id))],
@@ -95,7 +97,8 @@ def export_club(db: Session, club: Club) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "club": {"id": club.id, "name": club.name, "currency": club.currency, "timezone": club.timezone,
-                 "created_at": _at(club.created_at), "carry_needs_owner": club.carry_needs_owner},
+                 "created_at": _at(club.created_at), "carry_needs_owner": club.carry_needs_owner,
+                 "pot_minor": int(club.pot_minor or 0)},
         "members": [{"id": m.id, "name": m.name, "created_at": _at(m.created_at), "language": m.language}
                     for m in members_of(db, club)],
         "nights": nights,
@@ -132,7 +135,7 @@ def import_club(db: Session, document: Mapping[str, Any]) -> tuple[Club, str, di
         begin_write(db)
         try:
             club, token, night_tokens = _store(db, doc, replayed)
-            settle(balances(db, club))  # the replay made them add up; the plan must be there to read
+            settle(owed_balances(db, club))  # the replay made them add up; the plan must be there to read
             db.commit()
         except IntegrityError:  # a drawn code already used: draw again
             db.rollback()
@@ -159,7 +162,7 @@ def _store(db: Session, doc: Mapping[str, Any], replayed: Replayed) -> tuple[Clu
     token = access.new_host_token()
     club = Club(id=secrets.token_urlsafe(9), name=source["name"], currency=source["currency"],
                 timezone=source["timezone"] or "UTC", created_at=source["created_at"],
-                carry_needs_owner=source["carry_needs_owner"])
+                carry_needs_owner=source["carry_needs_owner"], pot_minor=source["pot_minor"])
     db.add(club)
     db.flush()
     add_keys(db, club, club_secrets(token, club.id))
@@ -235,7 +238,11 @@ def _store_night(db: Session, club: Club, entry: Mapping[str, Any], results: lis
     db.flush()
     access.add_keys(db, night, access.table_secrets(night_token, night.id))
     db.add(ClubNight(session_id=night.id, club_id=club.id, carried=entry["carried"], host_role=entry["host_role"],
-                     carry_state=entry["carry_state"], carried_by=entry["carried_by"]))
+                     carry_state=entry["carry_state"], carried_by=entry["carried_by"],
+                     pot_carried_minor=entry["pot_carried"]))
+    chosen = game_of(night.game)
+    if chosen.accounts:  # the pot opens with what the club brought in (the replay checked it); rebuild keeps it
+        figures.accounts_opened(db, night, dict.fromkeys(chosen.accounts, 0) | {"pot": s["pot_opening"]})
     for seat in entry["seats"]:
         db.add(ClubSeat(session_id=night.id, member_id=member_ids[seat["member_id"]], name=seat["name"]))
     open_rows: list[ClubCarry] = []  # carry rows not yet reversed, oldest first

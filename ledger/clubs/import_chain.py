@@ -28,11 +28,13 @@ from ledger.night.recording import Submission, stored_result
 NOT_A_HAND_KINDS = frozenset({"close_pot"})  # scored with no dealer (TONGITS.md §4.9)
 
 
-def replay_chain(chosen: Game, rules: Any, hands: Sequence[Mapping[str, Any]], where: str) -> list[dict[str, Any]]:
+def replay_chain(chosen: Game, rules: Any, hands: Sequence[Mapping[str, Any]], where: str,
+                 opening: int = 0) -> list[dict[str, Any]]:
     """The replayed result (JSON-ready) of each of ``hands`` (the document's order), checked
-    against the document's own; see the module docstring."""
+    against the document's own; see the module docstring. ``opening`` is what the night's pot
+    opened with (minor units: the club's pot it took, TONGITS.md §4.8), the first state's balance."""
     order = sorted(range(len(hands)), key=lambda i: (hands[i]["number"], hands[i]["version"]))
-    state = _json(chosen.initial_state(rules))
+    state = _json(chosen.initial_state(rules, {"pot": opening} if opening else None))
     results: list[dict[str, Any]] = [{} for _ in hands]
     for index in order:
         hand = hands[index]

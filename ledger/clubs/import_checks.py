@@ -18,7 +18,6 @@ from ledger.money import UNKNOWN_CURRENCY, minor_digits
 from ledger.names import alike_names, clean_name, look_alike_pair
 from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_NAME
 from ledger.games import DEFAULT_GAME, game as game_of
-from ledger.clubs.carry import POT_NOT_CARRIED
 from ledger.games.tonk import PRESETS, HandError
 from ledger.games.tongits.ruleset import PRESETS as TONGITS_PRESETS
 from ledger.night.zones import is_known_zone
@@ -72,9 +71,7 @@ def _check_night(session: Mapping[str, Any], where: str) -> None:
             # the pages read its title and usual rules by it
             raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."),
                             "ruleset.preset", name=repr(preset), known=", ".join(presets))
-        rules = chosen.rules_from_snapshot(session["ruleset"])
-        if getattr(rules, "pot_at_end", None) == "carry":  # a club keeps no pot between nights
-            raise HandError("invalid_ruleset", POT_NOT_CARRIED, "ruleset.pot_at_end")
+        chosen.rules_from_snapshot(session["ruleset"])
     except HandError as err:  # the rules' own refusal, its field found inside this night
         raise HandError(err.code, err.template, f"{where}.{err.field or 'ruleset'}", **err.params) from None
 

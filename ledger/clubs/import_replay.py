@@ -65,11 +65,16 @@ def replay(doc: Mapping[str, Any]) -> Replayed:
     seated_then = rosters_at_nights(doc, members, names_had)
     carried: dict[int, int] = {}
     results = []
+    pot = 0  # the club's pot: what carried nights' pots carried, less what nights opened with (TONGITS.md §4.9)
     for index, night in enumerate(doc["nights"]):
         where = f"nights[{index}]"
         results.append(_night(doc, night, where, members, names_had, seated_then[index]))
         for carry in night["carries"]:
             carried[carry["member_id"]] = carried.get(carry["member_id"], 0) + carry["amount"]
+        pot += night["pot_carried"] - night["session"]["pot_opening"]
+    if pot < 0:  # nights opened with more than the club's nights carried
+        raise mismatch("club.pot_minor", doc["club"]["pot_minor"], pot)
+    same(doc["club"]["pot_minor"], pot, "club.pot_minor")
     _club_payments(doc, members, carried)
     return Replayed(results)
 
@@ -171,6 +176,7 @@ def _night(doc: Mapping[str, Any], night: Mapping[str, Any], where: str, members
     _stake(session, history, at)
     order = list(session["players"]) + [name for name in session["roster"] if name not in session["players"]]
     owed = _nets(night, results, order, chosen.accounts)
+    _pot_carried(night, session, results, where)
     _payments(night, order, owed, where)
     seats = _seats(night, order, members, names_had, rosters, where)
     _carries(night, session, order, owed, seats, where)
@@ -253,8 +259,21 @@ def _hands(night: Mapping[str, Any], session: Mapping[str, Any], chosen: Game, r
     if chosen.name != DEFAULT_GAME:  # scored from the state the hands before left (TONGITS.md §4.8)
         for index, hand in enumerate(hands):
             _seated(hand, roster, f"{where}.hands[{index}]")
-        return replay_chain(chosen, rules, hands, where)
+        return replay_chain(chosen, rules, hands, where, session["pot_opening"])
+    if session["pot_opening"]:  # Tonk keeps no pot
+        raise mismatch(f"{where}.session.pot_opening", session["pot_opening"], 0)
     return [_hand(hand, rules, roster, f"{where}.hands[{index}]") for index, hand in enumerate(hands)]
+
+
+def _pot_carried(night: Mapping[str, Any], session: Mapping[str, Any], results: Sequence[Mapping[str, Any]],
+                 where: str) -> None:
+    """A night carried into the club (closed, ``carried``) carried its pot's balance at the close
+    into the club's pot (its opening plus what its counted hands moved into it); any other night
+    carried none (TONGITS.md §4.9)."""
+    balance = session["pot_opening"] + sum(result["net"].get("pot", 0) for hand, result in zip(night["hands"], results)
+                                           if hand["status"] == "counted")
+    carried = session["status"] == "closed" and night["carried"] is True
+    same(night["pot_carried"], balance if carried else 0, f"{where}.pot_carried")
 
 
 def _seated(hand: Mapping[str, Any], roster: set[str], at: str) -> None:

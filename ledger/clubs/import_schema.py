@@ -69,6 +69,10 @@ class ImportClubSchema(_Part):
     created_at = _time(required=True)
     carry_needs_owner = _flag(load_default=True, metadata={
         "description": "A member-hosted night carries only with the owner's say (absent in older exports: true)."})
+    pot_minor = _whole(0, MAX_EXACT_TOTAL, load_default=0, metadata={
+        "description": "The club's Tong-its pot, waiting for its next Tong-its night (minor units; absent in older "
+                       "exports: 0). Replayed: what its carried nights' pots carried, less what its nights opened "
+                       "with."})
 
 
 class ImportMemberSchema(_Part):
@@ -97,6 +101,9 @@ class ImportSessionSchema(_Part):
     timezone = _text(64, required=True)
     created_at = _time(required=True)
     closed_at = _time(required=True, allow_none=True)
+    pot_opening = _whole(0, MAX_EXACT_TOTAL, load_default=0, metadata={
+        "description": "What the night's pot opened with: the club's pot taken when it started (minor units; "
+                       "absent in older exports: 0; a Tonk night: 0)."})
 
 
 class ImportSeatSchema(_Part):
@@ -165,6 +172,9 @@ class ImportNightSchema(_Part):
     carry_state = fields.String(load_default=None, allow_none=True,
                                 validate=validate.OneOf(("pending", "carried", "uncarried")))
     carried_by = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("owner", "member")))
+    pot_carried = _whole(0, MAX_EXACT_TOTAL, load_default=0, metadata={
+        "description": "What the night's pot carried into the club's pot (minor units; absent in older exports: "
+                       "0): a carried night's pot balance at the close, else 0."})
     seats = fields.List(fields.Nested(ImportSeatSchema), required=True)
     carries = fields.List(fields.Nested(ImportCarrySchema), required=True)
     hands = fields.List(fields.Nested(ImportHandSchema), required=True)

@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from ledger.settlement.allocation import Event, Loss, explain
 from ledger.storage.club_models import Club, ClubCarry, ClubNight, ClubPayment
+from ledger.clubs.pot import POT, owed_pot
 from ledger.clubs.roster import members_of
 from ledger.storage.models import GameSession
 from ledger.settlement.plan import SettlementPlan, settle
@@ -45,6 +46,9 @@ def explained_plan(db: Session, club: Club) -> tuple[SettlementPlan, tuple[tuple
                     .where(ClubNight.club_id == club.id).order_by(GameSession.created_at, GameSession.id))
     newest_first = events[::-1] + [("night", night, by_night[night]) for night in reversed(list(order))
                                    if any(by_night.get(night, {}).values())]  # an undone carry explains nothing
+    pot = owed_pot(db, club)
+    if pot:  # the pot is a party: its lines say who puts its money in (TONGITS.md §4.9, ledger.clubs.pot)
+        balances[POT] = pot
     plan = settle(balances)
     return plan, explain(plan.transfers, newest_first)
 

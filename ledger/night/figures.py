@@ -7,8 +7,9 @@ received), ``last_hand`` the last hand number the player sat at. Kept on the nig
 (:class:`~ledger.storage.models.GameSession`): ``counted_hands`` and ``stakes`` (where the stake changed).
 For a game with accounts besides the players (:attr:`ledger.games.base.Game.accounts`, Tong-its'
 ``"pot"``): each account's balance (:class:`~ledger.storage.models.NightAccount`, received less paid over
-the counted hands: the players' nets plus the accounts sum to zero) and, on the night's row, the
-game's ``game_state`` (what the next hand is scored from, TONGITS.md §4.8).
+the counted hands, from the balance it opened with: a pot a club brought in, TONGITS.md §4.8; the
+players' nets plus each account's movement, its balance less its opening, sum to zero) and, on the
+night's row, the game's ``game_state`` (what the next hand is scored from, TONGITS.md §4.8).
 
 Every change calls one of the functions below after :func:`lock` (the night's row, locked for
 the transaction: PostgreSQL queues the changes of one night behind it, SQLite's write lock
@@ -55,6 +56,7 @@ _ADD_ACCOUNT = update(ACCOUNTS).where(
 _SET_STATE = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(game_state=bindparam("state"))
 _ACCOUNT_BALANCES = select(ACCOUNTS.c.account, ACCOUNTS.c.balance_minor).where(
     ACCOUNTS.c.session_id == bindparam("night"))
+_OPENINGS = select(ACCOUNTS.c.account, ACCOUNTS.c.opening_minor).where(ACCOUNTS.c.session_id == bindparam("night"))
 _STATE = select(NIGHTS.c.game_state).where(NIGHTS.c.id == bindparam("night"))
 _COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
     counted_hands=NIGHTS.c.counted_hands + bindparam("delta"))
@@ -127,8 +129,10 @@ def new_hand_number(db: Session, night: GameSession, *, counted: bool = True) ->
 
 def accounts_opened(db: Session, night: GameSession, balances: Mapping[str, int]) -> None:
     """Rows for the accounts of a new night's game (``balances``: account → opening balance,
-    minor units; a carried pot, which the players' nets of this night do not match)."""
-    rows = [{"session_id": night.id, "account": name, "balance_minor": amount} for name, amount in balances.items()]
+    minor units; a pot a club brought in, TONGITS.md §4.8, which the players' nets of this night do
+    not match: they match each account's movement from it)."""
+    rows = [{"session_id": night.id, "account": name, "balance_minor": amount, "opening_minor": amount}
+            for name, amount in balances.items()]
     if rows:
         db.connection().execute(insert(ACCOUNTS), rows)
 
@@ -309,6 +313,30 @@ def kept_accounts(db: Session, night: GameSession) -> dict[str, int]:
     return {name: int(found.get(name, 0)) for name in _accounts(night)}
 
 
+def openings(db: Session, night: GameSession) -> dict[str, int]:
+    """The balance each account of the night's game opened with (minor units: a pot its club
+    brought in, TONGITS.md §4.8, else 0; Tonk: none). One indexed read."""
+    found = dict(db.connection().execute(_OPENINGS, {"night": night.id}).all())
+    return {name: int(found.get(name, 0)) for name in _accounts(night)}
+
+
+def movements(db: Session, night: GameSession) -> dict[str, int]:
+    """What the counted hands moved into each account of the night's game (kept balance less its
+    opening, minor units): the players' nets plus these sum to zero."""
+    opened = openings(db, night)
+    return {name: amount - opened.get(name, 0) for name, amount in kept_accounts(db, night).items()}
+
+
+def first_state(db: Session, night: GameSession) -> dict[str, Any] | None:
+    """The state the night's first hand is scored from: the game's first state with the
+    accounts' opening balances (TONGITS.md §4.8: a carried pot, no holder); ``None`` for Tonk."""
+    chosen = game_of(night.game or None)
+    opened = openings(db, night)
+    first = chosen.initial_state(chosen.rules_from_snapshot(night.ruleset),  # type: ignore[arg-type]
+                                 opened if any(opened.values()) else None)
+    return None if first is None else dict(first)
+
+
 def kept_state(db: Session, night: GameSession) -> dict[str, Any] | None:
     """The state the night's next hand is scored from (kept; Tonk: ``None``), read afresh."""
     state = db.connection().execute(_STATE, {"night": night.id}).scalar_one()
@@ -347,7 +375,8 @@ def recompute(db: Session, night: GameSession) -> Figures:
     hands = list(db.exec(select(Hand).where(Hand.session_id == night.id, Hand.status != "superseded")
                          .order_by(Hand.number)))  # type: ignore[arg-type]
     net = dict.fromkeys(order, 0)
-    accounts = dict.fromkeys(_accounts(night), 0)
+    opened = openings(db, night)
+    accounts = dict(opened)
     rows = db.exec(select(HandTransfer.payer, HandTransfer.payee, func.sum(HandTransfer.amount_minor))
                    .join(Hand, HandTransfer.hand_id == Hand.id)  # type: ignore[arg-type]
                    .where(Hand.session_id == night.id, Hand.status == "counted")
@@ -367,19 +396,22 @@ def recompute(db: Session, night: GameSession) -> Figures:
         stakes=changes_over(night, hands, last_number + 1),
         last_number=last_number,
         accounts=accounts,
-        state=state_after(night, [h for h in hands if h.status == "counted"]),
+        state=state_after(night, [h for h in hands if h.status == "counted"], opened),
     )
 
 
-def state_after(night: GameSession, counted: Sequence[Hand]) -> dict[str, Any] | None:
+def state_after(night: GameSession, counted: Sequence[Hand],
+                opened: Mapping[str, int] | None = None) -> dict[str, Any] | None:
     """The game state after the ``counted`` hands (number order): the state the last of them
-    stored (``result["state"]``), or the game's first state when none counts."""
+    stored (``result["state"]``), or the game's first state when none counts (with the accounts'
+    ``opened`` balances, :func:`openings`)."""
     for hand in reversed(counted):
         if "state" in hand.result:
             stored = hand.result["state"]
             return None if stored is None else dict(stored)
     chosen = game_of(night.game or None)
-    first = chosen.initial_state(chosen.rules_from_snapshot(night.ruleset))
+    first = chosen.initial_state(chosen.rules_from_snapshot(night.ruleset),  # type: ignore[arg-type]
+                                 dict(opened) if opened and any(opened.values()) else None)
     return None if first is None else dict(first)
 
 
@@ -389,13 +421,15 @@ def rebuild(db: Session, night: GameSession) -> Figures:
     after they are flushed, in the same write transaction; returns the figures stored."""
     db.flush()
     figures = recompute(db, night)
+    opened = openings(db, night)
     db.connection().execute(FIGURES.delete().where(FIGURES.c.session_id == night.id))
     rows = [{"session_id": night.id, "player": p, "net_minor": figures.net[p], "paid_minor": figures.paid[p],
              "last_hand": figures.last_hand[p]} for p in figures.net]
     if rows:
         db.connection().execute(insert(FIGURES), rows)
     db.connection().execute(ACCOUNTS.delete().where(ACCOUNTS.c.session_id == night.id))
-    accounts_opened(db, night, figures.accounts)
+    accounts_opened(db, night, opened)
+    _add_accounts(db, night, {name: amount - opened.get(name, 0) for name, amount in figures.accounts.items()})
     db.connection().execute(update(NIGHTS).where(NIGHTS.c.id == night.id).values(
         counted_hands=figures.counted_hands,
         stakes=[[change.from_hand, change.stake_minor] for change in figures.stakes],

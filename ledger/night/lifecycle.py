@@ -11,7 +11,7 @@ transaction. The night's other concepts live beside it and are re-exported here,
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
@@ -75,6 +75,7 @@ def create_night(
     first_dealer: str | None = None,
     timezone: str = DEFAULT_ZONE,
     game: str = DEFAULT_GAME,
+    opening: Callable[[Session], Mapping[str, int]] | None = None,
 ) -> tuple[GameSession, str]:
     """Open a session and return it with the host's secret token (stored hashed; the player
     and viewer links and the table code derive from it, see :mod:`ledger.access.roles`).
@@ -84,7 +85,10 @@ def create_night(
     times there). ``game`` is the registered game played (:mod:`ledger.games`, default Tonk) and
     ``rules`` that game's rule set (``game_of(game).rules(spec)``): its seat range applies, and a
     game with accounts (Tong-its' ``"pot"``) opens them empty with the game's first state
-    (TONGITS.md §4.8). Raises :class:`HandError` (``too_few_players``, ``too_many_players``,
+    (TONGITS.md §4.8). ``opening``, for a game with accounts, runs inside the creating
+    transaction and returns the balances the accounts open with (minor units: a pot its club
+    carried, which it empties in that same transaction, :func:`ledger.clubs.carry.start_night`);
+    the first state then holds it (``{balance: carried pot, holder: null, streak: 0}``). Raises :class:`HandError` (``too_few_players``, ``too_many_players``,
     ``duplicate_player``, ``invalid_player_name`` for a player named like one of the game's
     accounts (any case), ``invalid_stake``, ``unknown_player`` for a first dealer who is not
     seated, ``invalid_entry`` with field ``timezone`` for a zone that is not an IANA name).
@@ -108,6 +112,9 @@ def create_night(
     for _attempt in range(5):
         begin_write(db)
         token = access.new_host_token()
+        opened = dict.fromkeys(chosen.accounts, 0)
+        if opening is not None and chosen.accounts:
+            opened |= {name: int(amount) for name, amount in opening(db).items() if name in opened}
         night = GameSession(
             id=secrets.token_urlsafe(9),
             name=name,
@@ -120,17 +127,18 @@ def create_night(
             timezone=timezone,
             stakes=figures.opening_stakes(stake_minor),
             game=chosen.name,
-            game_state=_first_state(chosen, rules),
+            game_state=_first_state(chosen, rules, opened),
         )
         db.add(night)
         db.flush()
         figures.players_seated(db, night, seated)
-        figures.accounts_opened(db, night, dict.fromkeys(chosen.accounts, 0))
+        figures.accounts_opened(db, night, opened)
         access.add_keys(db, night, access.table_secrets(token, night.id))
         audit(db, night, SYSTEM, "session_created", after={
             "name": night.name, "players": night.players, "stake_minor": stake_minor,
             "currency": currency, "ruleset": night.ruleset, "timezone": timezone,
             **({} if chosen.name == DEFAULT_GAME else {"game": chosen.name}),
+            **({"opening": {k: v for k, v in opened.items() if v}} if any(opened.values()) else {}),
         })
         try:
             db.commit()
@@ -141,8 +149,8 @@ def create_night(
     raise RuntimeError("could not draw unique table secrets")
 
 
-def _first_state(chosen: Game, rules: RuleSet | Rules) -> dict[str, Any] | None:
-    state = chosen.initial_state(rules)  # type: ignore[arg-type]
+def _first_state(chosen: Game, rules: RuleSet | Rules, opened: Mapping[str, int]) -> dict[str, Any] | None:
+    state = chosen.initial_state(rules, dict(opened) if any(opened.values()) else None)  # type: ignore[arg-type]
     return None if state is None else dict(state)
 
 

@@ -203,11 +203,12 @@ def settlement_plan(db: Session, night: GameSession) -> SettlementPlan:
 
 def owed_balances(db: Session, night: GameSession) -> dict[str, int]:
     """What the settle-up plan clears: each player's kept net (seat order) and, for a game with
-    accounts, each account that holds money (Tong-its' ``"pot"``, TONGITS.md §4.8–4.9); the
-    values sum to zero. Minor units."""
+    accounts, what the night moved into each account (Tong-its' ``"pot"``, TONGITS.md §4.8–4.9:
+    its balance less what it opened with, a pot the club brought in); the values sum to zero.
+    Minor units."""
     owed = figures.balances(db, night)
     if game_of(night.game or None).accounts:
-        owed |= {name: amount for name, amount in figures.kept_accounts(db, night).items() if amount}
+        owed |= {name: amount for name, amount in figures.movements(db, night).items() if amount}
     return owed
 
 

@@ -254,9 +254,11 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
 
 
 def pot_json(db: Session, night: GameSession) -> dict[str, Any]:
-    """``{"pot": {"balance_minor", "holder", "streak"}}`` for a night whose game keeps a pot
-    (TONGITS.md §4.8: the balance kept in the night's ``pot`` account, minor units; the holder
-    and streak of the state the next hand is scored from); ``{}`` for a game without one (Tonk).
+    """``{"pot": {"balance_minor", "holder", "streak", "opening_minor"}}`` for a night whose game
+    keeps a pot (TONGITS.md §4.8: the balance kept in the night's ``pot`` account, minor units; the
+    holder and streak of the state the next hand is scored from; ``opening_minor``, only for a
+    night whose pot opened with a pot its club carried, that balance: the players' nets plus
+    ``balance_minor - opening_minor`` sum to zero); ``{}`` for a game without one (Tonk).
     A closed night's pot also says what its close did (:func:`pot_at_close`): ``closed``
     (``"split"``, ``"carried"`` or ``"empty"``), ``closed_minor`` (the balance split or carried,
     minor units) and ``closed_among`` (how many seated players shared a split, else 0)."""
@@ -266,6 +268,9 @@ def pot_json(db: Session, night: GameSession) -> dict[str, Any]:
     state = figures.kept_state(db, night) or {}
     pot: dict[str, Any] = {"balance_minor": kept.get("pot", 0), "holder": state.get("holder"),
                            "streak": int(state.get("streak") or 0)}
+    opening = figures.openings(db, night).get("pot", 0)
+    if opening:
+        pot["opening_minor"] = opening
     closing = pot_at_close(db, night)
     if closing is not None:
         pot |= closing

@@ -48,9 +48,7 @@ def before(db: Session, night: GameSession, number: int) -> Before:
     (one indexed read), or the game's first state when none counts."""
     row = db.connection().execute(_COUNTED_BEFORE, {"night": night.id, "number": number}).first()
     if row is None:
-        chosen = game(night.game or None)
-        first = chosen.initial_state(rules_of(night))  # type: ignore[arg-type]
-        return Before(None if first is None else dict(first), None)
+        return Before(figures.first_state(db, night), None)
     return Before(_state_of(row.result), following(row.dealer, row.result))
 
 

@@ -20,7 +20,9 @@ from ledger.storage.columns import utcnow
 
 class Club(SQLModel, table=True):
     """A named group with one ``currency`` (every night of the club is played in it) and the
-    IANA ``timezone`` its dates are read in (standings periods, statements)."""
+    IANA ``timezone`` its dates are read in (standings periods, statements). ``pot_minor`` is the
+    Tong-its pot its carried nights left (TONGITS.md §4.9 ``pot_at_end: carry``), which its next
+    Tong-its night opens with: the members' balances plus ``pot_minor`` sum to zero."""
 
     __tablename__ = "club"
 
@@ -30,6 +32,7 @@ class Club(SQLModel, table=True):
     timezone: str = Field(default="UTC", max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     carry_needs_owner: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, server_default=true()))
+    pot_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
 
 
 class ClubMember(SQLModel, table=True):
@@ -77,7 +80,9 @@ class ClubNight(SQLModel, table=True):
     (open, cash, or carried as closed), ``"pending"`` (closed with carry-over by a member-hosted
     night of a club whose ``carry_needs_owner`` holds: nothing moved, ``carried`` is ``None``),
     ``"carried"`` (carried by the owner's carry call) or ``"uncarried"``. ``carried_by`` is the
-    club role whose say carried it (``None`` while not carried)."""
+    club role whose say carried it (``None`` while not carried). ``pot_carried_minor`` is what the
+    night's pot carried into the club's pot (:attr:`Club.pot_minor`; 0 when nothing, and again
+    once the carry is undone)."""
 
     __tablename__ = "club_night"
 
@@ -87,6 +92,7 @@ class ClubNight(SQLModel, table=True):
     host_role: str | None = Field(default=None, max_length=16)
     carry_state: str | None = Field(default=None, max_length=16)
     carried_by: str | None = Field(default=None, max_length=16)
+    pot_carried_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
 
 
 class ClubSeat(SQLModel, table=True):

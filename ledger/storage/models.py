@@ -79,13 +79,16 @@ class NightAccount(SQLModel, table=True):
     e.g. Tong-its' ``"pot"``): ``balance_minor`` is what the counted hands moved into it (received
     less paid), kept in the transaction of each change (:mod:`ledger.night.figures`), so that the
     players' nets plus every account sum to zero at every commit. One row per account per night of
-    a game that has accounts."""
+    a game that has accounts. ``opening_minor`` is the balance the account opened with (a pot a
+    club brought in, TONGITS.md §4.8; else 0), included in ``balance_minor``: the players' nets
+    plus each account's movement (``balance_minor - opening_minor``) sum to zero."""
 
     __tablename__ = "night_account"
 
     session_id: str = Field(foreign_key="game_session.id", primary_key=True, max_length=32)
     account: str = Field(primary_key=True, max_length=20)
     balance_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    opening_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
 
 
 class AccessKey(SQLModel, table=True):
