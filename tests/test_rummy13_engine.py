@@ -305,3 +305,23 @@ def test_junk_is_refused_with_a_code(vector: dict[str, Any], part: str, junk: An
         assert err.message.endswith(".")
     else:
         assert sum(result.net.values()) == 0
+
+
+# -- describing sentences ---------------------------------------------------------------------------------
+def test_hands_are_described_in_whole_sentences() -> None:
+    from ledger.games.rummy13.describe import describe_lines
+    from ledger.sentences import english
+
+    def said(vector_id: str) -> list[str]:
+        v = BY_ID[vector_id]
+        return [english(s.template, s.params) for s in describe_lines(v["outcome"], v.get("hands"), v["expected"])]
+
+    assert said("pts-4p-lost-drops") == ["A made a valid show and collects 94 points",
+                                         "C dropped at once (first drop)", "D dropped mid-hand (middle drop)"]
+    assert said("home-wrong-show-ends-hand") == ["B showed wrongly and pays each player still in",
+                                                 "D dropped at once (first drop)"]
+    assert said("pts-void") == ["The stock ran out: a void hand, nobody pays"]
+    assert said("pts-last-player-2p-wrong-show") == ["A won as the last player in", "B showed wrongly"]
+    assert said("pts-full-count")[1] == "A gave up the cards: full count"
+    assert said("pool101-game-over") == ["B made a valid show and collects 30 points", "A is out of the pool",
+                                         "B is the last one in the pool"]

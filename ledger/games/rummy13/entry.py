@@ -182,14 +182,20 @@ def _read_wild(value: Any) -> int | None:
     try:
         return read_wild_rank(value)
     except InvalidCard:
-        refuse("invalid_card", "wild_rank")
+        refuse("invalid_card", "wild_rank", text=_shown(value))
+
+
+def _shown(value: Any) -> str:
+    """A refused card as typed, cut short (a long text must not fill the sentence)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 12 else text[:11] + "…"
 
 
 def _parse(text: Any, where: str) -> Card:
     try:
         return read_card(text)
     except InvalidCard:
-        refuse("invalid_card", where)
+        refuse("invalid_card", where, text=_shown(text))
 
 
 def _read_cards(name: str, raw: Mapping[str, Any]) -> Hand:

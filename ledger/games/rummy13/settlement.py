@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.games.rummy13.entry import players_shaped, read_players, read_stake
-from ledger.games.rummy13.errors import refuse
+from ledger.games.rummy13.errors import SPLIT_NEEDS_TWO, refuse
 from ledger.games.rummy13.ruleset import RummyRules
 from ledger.transfers import Transfer
 
@@ -109,7 +109,7 @@ def settle(rules: RummyRules, data: Mapping[str, Any]) -> PoolSettlement:
         shares = {end["winner"]: pot}
     else:
         if len(still_in) < 2:
-            refuse("claim_mismatch", "pool_settlement.final_scores")
+            refuse("claim_mismatch", "pool_settlement.final_scores", SPLIT_NEEDS_TWO)
         if end["method"] == "equal":
             shares = _equal(pot, still_in, final, players)
         else:
