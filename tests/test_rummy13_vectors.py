@@ -91,3 +91,16 @@ def test_shared_night_hand_by_hand() -> None:
     assert len(night["hands"]) == night["expected"]["hands_recorded"]
     assert redeals == night["expected"]["redeals"]
     assert len(settle(net).transfers) == night["expected"]["settlement_transfer_count"]
+
+
+@pytest.mark.parametrize("vector", ERROR_VECTORS, ids=[v["id"] for v in ERROR_VECTORS])
+def test_refusals_are_sentences_naming_the_player_concerned(vector: dict[str, Any]) -> None:
+    """A refusal pointing into a player's hand or pool score names that player, in a whole sentence."""
+    with pytest.raises(HandError) as caught:
+        game("rummy13").score_entry(vector)
+    err = caught.value
+    assert err.message.endswith(".") and len(err.message) > 15
+    parts = (err.field or "").replace("[", ".").split(".")
+    if parts[0] == "hands" and len(parts) > 1 or parts[:2] == ["pool", "scores_before"]:
+        player = parts[1] if parts[0] == "hands" else parts[2]
+        assert player in err.message, err.message

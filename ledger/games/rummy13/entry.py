@@ -12,7 +12,7 @@ from typing import Any
 
 from ledger.games.cards import Card, InvalidCard
 from ledger.games.rummy13.cards import MAX_COUNT, read_card, read_wild_rank
-from ledger.games.rummy13.errors import refuse
+from ledger.games.rummy13.errors import CARD_IN_HAND, HAND_SHAPE, WRONG_SHOW_ENDS_HAND, refuse
 from ledger.games.rummy13.melds import analyse, classify, shown_declares, shown_raw
 from ledger.games.rummy13.ruleset import RummyRules
 
@@ -111,19 +111,19 @@ def _shape(data: Any, rules: RummyRules) -> None:
     for name, hand in hands.items():
         where = f"hands.{name}"
         if not isinstance(hand, Mapping):
-            refuse("invalid_entry", where)
+            refuse("invalid_entry", where, HAND_SHAPE, name=str(name))
         if "result" in hand:
             if name == actor or hand["result"] not in RESULTS:
-                refuse("invalid_entry", f"{where}.result")
+                refuse("invalid_entry", f"{where}.result", HAND_SHAPE, name=str(name))
         if "cards" in hand and ("melds" in hand or "deadwood" in hand):
-            refuse("invalid_entry", where)
+            refuse("invalid_entry", where, HAND_SHAPE, name=str(name))
         if "cards" in hand and not isinstance(hand["cards"], list):
-            refuse("invalid_entry", f"{where}.cards")
+            refuse("invalid_entry", f"{where}.cards", HAND_SHAPE, name=str(name))
         if "melds" in hand and not (isinstance(hand["melds"], list)
                                     and all(isinstance(m, list) for m in hand["melds"])):
-            refuse("invalid_entry", f"{where}.melds")
+            refuse("invalid_entry", f"{where}.melds", HAND_SHAPE, name=str(name))
         if "deadwood" in hand and not isinstance(hand["deadwood"], list):
-            refuse("invalid_entry", f"{where}.deadwood")
+            refuse("invalid_entry", f"{where}.deadwood", HAND_SHAPE, name=str(name))
     if rules.is_pool:
         pool = data.get("pool")
         if not isinstance(pool, Mapping) or not isinstance(pool.get("scores_before"), Mapping):
@@ -166,7 +166,7 @@ def read_entry(data: Any, rules: RummyRules) -> Entry:
     if rules.wrong_show_mode == "ends_hand":
         for name, hand in raw_hands.items():
             if hand.get("result") == "wrong_show":
-                refuse("feature_disabled", f"hands.{name}.result")
+                refuse("feature_disabled", f"hands.{name}.result", WRONG_SHOW_ENDS_HAND, name=name)
     wild = _read_wild(data.get("wild_rank"))
     hands = {name: _read_cards(name, raw_hands[name]) for name in players if name in raw_hands}
     _check_copies(hands, rules)
@@ -191,11 +191,11 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 12 else text[:11] + "…"
 
 
-def _parse(text: Any, where: str) -> Card:
+def _parse(text: Any, where: str, name: str) -> Card:
     try:
         return read_card(text)
     except InvalidCard:
-        refuse("invalid_card", where, text=_shown(text))
+        refuse("invalid_card", where, CARD_IN_HAND, text=_shown(text), name=name)
 
 
 def _read_cards(name: str, raw: Mapping[str, Any]) -> Hand:
@@ -204,14 +204,14 @@ def _read_cards(name: str, raw: Mapping[str, Any]) -> Hand:
     hand = Hand(result=raw.get("result"), points=raw.get("points"), has_points="points" in raw)
     if "cards" in raw:
         hand.form = "cards"
-        hand.cards = [_parse(t, f"{where}.cards[{i}]") for i, t in enumerate(raw["cards"])]
+        hand.cards = [_parse(t, f"{where}.cards[{i}]", name) for i, t in enumerate(raw["cards"])]
     elif "melds" in raw or "deadwood" in raw:
         hand.form = "melds"
-        hand.melds = [[_parse(t, f"{where}.melds[{i}][{j}]") for j, t in enumerate(group)]
+        hand.melds = [[_parse(t, f"{where}.melds[{i}][{j}]", name) for j, t in enumerate(group)]
                       for i, group in enumerate(raw.get("melds", []))]
-        hand.deadwood = [_parse(t, f"{where}.deadwood[{i}]") for i, t in enumerate(raw.get("deadwood", []))]
+        hand.deadwood = [_parse(t, f"{where}.deadwood[{i}]", name) for i, t in enumerate(raw.get("deadwood", []))]
     if "finish_card" in raw:
-        hand.finish = [_parse(raw["finish_card"], f"{where}.finish_card")]
+        hand.finish = [_parse(raw["finish_card"], f"{where}.finish_card", name)]
     return hand
 
 

@@ -64,6 +64,10 @@ TEMPLATES: dict[str, str] = {
     "split_not_allowed": N_("A split by drops must leave at least one entry fee to share."),
 }
 SPLIT_NEEDS_TWO = N_("A split needs two or more players still in the pool.")
+CARD_IN_HAND = N_("{text} in {name}'s hand is not a card.")
+HAND_SHAPE = N_("{name}'s hand is not entered as the score sheet expects.")
+WRONG_SHOW_ENDS_HAND = N_("Under these rules a wrong show ends the hand: enter it as the hand's outcome, "
+                          "not as {name}'s result.")
 
 
 def refuse(code: str, field: str | None, template: str | None = None, **params: Any) -> NoReturn:
