@@ -97,8 +97,11 @@ def _analyse(texts: tuple[str, ...], wild: int | None, rules: RummyRules) -> Ana
     n = len(cards)
     pts = [card_points(c, wild, rules) for c in cards]
     total = sum(pts)
-    by_low: list[list[tuple[int, int, bool, bool]]] = [[] for _ in range(n)]  # (mask, points, seq, pure)
-    seen: dict[tuple[str, ...], str | None] = {}
+    # Two decks hold copies of one card: the search runs over multisets (how many of each
+    # distinct card is left), so copies swapped for one another are one state, not many.
+    distinct = sorted(set(texts))
+    slot = [distinct.index(t) for t in texts]
+    melds: dict[tuple[tuple[int, int], ...], tuple[int, bool, bool] | None] = {}
     best_pure = -1
     for mask in range(1, 1 << n):
         if mask.bit_count() < 3:
@@ -107,31 +110,46 @@ def _analyse(texts: tuple[str, ...], wild: int | None, rules: RummyRules) -> Ana
         fixed = [cards[i] for i in members if not cards[i].is_joker and not is_wild(cards[i], wild)]
         if len({c.suit for c in fixed}) > 1 and len({c.rank for c in fixed}) > 1:
             continue  # neither one suit nor one rank: no choice of jokers makes it a meld
-        name = tuple(texts[i] for i in members)
-        if name not in seen:
-            seen[name] = classify([cards[i] for i in members], wild, rules)
-        kind = seen[name]
+        counts: dict[int, int] = {}
+        for i in members:
+            counts[slot[i]] = counts.get(slot[i], 0) + 1
+        shape = tuple(sorted(counts.items()))
+        if shape in melds:
+            continue
+        kind = classify([cards[i] for i in members], wild, rules)
         if kind is None:
+            melds[shape] = None
             continue
         points = sum(pts[i] for i in members)
-        by_low[members[0]].append((mask, points, kind in SEQUENCES, kind == PURE))
+        melds[shape] = (points, kind in SEQUENCES, kind == PURE)
         if kind == PURE:
             best_pure = max(best_pure, points)
+    # A multiset of cards is one integer: 4 bits per distinct card, the count in the low 3 bits
+    # (at most 6 copies: three decks of two printed jokers) and a guard bit above it, so that
+    # ``(left | GUARDS) - meld`` keeps every guard bit exactly when the meld fits in ``left``.
+    guards = sum(8 << (4 * i) for i in range(len(distinct)))
+    by_first: list[list[tuple[int, int, bool, bool]]] = [[] for _ in distinct]
+    for shape, found in melds.items():
+        if found is not None:
+            packed = sum(k << (4 * i) for i, k in shape)
+            by_first[shape[0][0]].append((packed, *found))
 
-    def search(allow_loose: bool):  # noqa: ANN202
+    def search(allow_loose: bool) -> int:
         @lru_cache(maxsize=None)
-        def best(mask: int, seqs: int, pure: bool) -> int:
-            if mask == 0:
+        def best(left: int, seqs: int, pure: bool) -> int:
+            if left == 0:
                 return 0 if seqs >= 2 and pure else _NEG
-            low = (mask & -mask).bit_length() - 1
-            result = best(mask & ~(1 << low), seqs, pure) if allow_loose else _NEG
-            for meld, points, seq, is_pure in by_low[low]:
-                if meld & mask == meld:
-                    rest = best(mask ^ meld, min(2, seqs + seq), pure or is_pure)
+            first = ((left & -left).bit_length() - 1) // 4
+            result = best(left - (1 << (4 * first)), seqs, pure) if allow_loose else _NEG
+            guarded = left | guards
+            for packed, points, seq, is_pure in by_first[first]:
+                rest_left = guarded - packed
+                if rest_left & guards == guards:
+                    rest = best(rest_left ^ guards, min(2, seqs + seq), pure or is_pure)
                     if rest > _NEG and rest + points > result:
                         result = rest + points
             return result
-        return best((1 << n) - 1, 0, False)
+        return best(sum(1 << (4 * i) for i in slot), 0, False)
 
     raw = total
     melded = search(True)
