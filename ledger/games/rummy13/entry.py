@@ -143,7 +143,7 @@ def read_entry(data: Any, rules: RummyRules) -> Entry:
     winner = outcome.get("winner") if kind in ("show", "last_player") else None
     shower = outcome.get("shower") if kind == "wrong_show" else None
     raw_hands: Mapping[str, Any] = data.get("hands", {})
-    pool = data.get("pool") or {} if rules.is_pool else {}
+    pool = (data.get("pool") or {}) if rules.is_pool else {}
     rejoined = tuple(pool.get("rejoined", [])) if rules.is_pool else ()
     seated = set(players)
     # step 4
