@@ -42,9 +42,10 @@ def _paths() -> dict[str, dict[str, Any]]:
         "schema": {"type": "string", "contentMediaType": "application/pdf"}}}}
     return {
         "/score": {"post": _op(
-            "Score one RULES.md §8.1 entry, or a TONGITS.md §8.1 entry with `\"game\": \"tongits\"` (no session, "
-            "no token).",
-            {200: _json({"anyOf": [out.ScoreResultSchema, out.TongitsScoreResultSchema]},
+            "Score one RULES.md §8.1 entry, a TONGITS.md §8.1 entry with `\"game\": \"tongits\"`, or a RUMMY13.md "
+            "§8.1 / §8.4 entry with `\"game\": \"rummy13\"` (no session, no token).",
+            {200: _json({"anyOf": [out.ScoreResultSchema, out.TongitsScoreResultSchema, out.RummyScoreResultSchema,
+                                   out.RummyPoolSettlementSchema]},
                         "The game's §8.2 result.")}, (), body=inp.ScoreEntrySchema, auth=False)},
         "/settle": {"post": _op(
             "The fewest transfers that clear a set of balances (rate-limited per client).",

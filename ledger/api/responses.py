@@ -75,6 +75,36 @@ class TongitsScoreResultSchema(Answer):
     redeal = fields.Boolean(validate=validate.Equal(True))
 
 
+class RummyPoolSchema(Answer):
+    """RUMMY13.md §8.2 ``pool`` of a pool-format hand: the running scores after it."""
+
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    eliminated = fields.List(fields.String(), required=True)
+    remaining = fields.List(fields.String(), required=True)
+    over = fields.Boolean(required=True)
+    winner = fields.String(required=True, allow_none=True)
+
+
+class RummyScoreResultSchema(Answer):
+    """RUMMY13.md §8.2 result (``"game": "rummy13"``): the points charged to each player, the
+    netted transfers and nets (points × r); ``pool`` in pool format; ``redeal`` only on a void hand."""
+
+    points = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    net = _net("Each player's signed result of the hand, zero included.")
+    pool = fields.Nested(RummyPoolSchema)
+    redeal = fields.Boolean(validate=validate.Equal(True))
+
+
+class RummyPoolSettlementSchema(Answer):
+    """RUMMY13.md §8.4 result of a pool's end: the pot, each share, the nets and the transfers."""
+
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    net = _net("Each player's share less the entry fees paid, zero included.")
+    pot = fields.Integer(required=True, validate=validate.Range(min=0), metadata=MONEY)
+    shares = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+
+
 class SettlePlanSchema(Answer):
     transfers = fields.List(fields.Nested(TransferSchema), required=True, metadata={
         "description": "The fewest transfers that clear what is still owed. On a night whose game keeps a pot "

@@ -294,15 +294,20 @@ class ExportQuerySchema(Schema):
     table = fields.String(load_default="hands", validate=validate.OneOf(CSV_TABLES))
 
 
-SCORE_GAMES = ("tonk", "tongits")
+SCORE_GAMES = ("tonk", "tongits", "rummy13")
 TONGITS_KINDS = ("tongits", "draw", "stock_out", "redeal", "close_pot")
+RUMMY13_KINDS = ("show", "last_player", "wrong_show", "void")
 SCORE_OUTCOME_DOC = OUTCOME_DOC | {
     "description": "How the hand ended: `kind` plus that kind's fields (RULES.md §8.1; with `\"game\": "
                    "\"tongits\"`, TONGITS.md §8.1: `tongits` with `winner`, `draw` with `caller` and `responses`, "
-                   "`stock_out` with `last_drawer`, `redeal`, `close_pot` with `reason`).",
+                   "`stock_out` with `last_drawer`, `redeal`, `close_pot` with `reason`; with `\"game\": "
+                   "\"rummy13\"`, RUMMY13.md §8.1: `show` with `winner` and optional `first_turn_show`, "
+                   "`last_player` with `winner`, `wrong_show` with `shower`, `void`).",
     "properties": OUTCOME_DOC["properties"] | {
         "kind": {"type": "string", "enum": list(dict.fromkeys([*OUTCOME_DOC["properties"]["kind"]["enum"],
-                                                               *TONGITS_KINDS]))},
+                                                               *TONGITS_KINDS, *RUMMY13_KINDS]))},
+        "shower": {"type": "string"},
+        "first_turn_show": {"type": "boolean"},
         "caller": {"type": "string"},
         "responses": {"type": "object", "additionalProperties": {"type": "string",
                                                                  "enum": ["fight", "fold", "auto_fold"]}},
@@ -321,12 +326,25 @@ class ScoreEntrySchema(Schema):
 
     game = fields.String(allow_none=True, validate=validate.OneOf(SCORE_GAMES), metadata={
         "description": "The game: absent or null = `tonk` (a RULES.md §8.1 entry); `tongits` = a TONGITS.md §8.1 "
-                       "entry (with `pot`, `dealer`, its outcomes and hands), answered with its §8.2 result. Any "
-                       "other value is 400 `invalid_game`."})
+                       "entry (with `pot`, `dealer`, its outcomes and hands), answered with its §8.2 result; "
+                       "`rummy13` = a RUMMY13.md §8.1 hand entry (§8.2 result) or §8.4 pool settlement entry "
+                       "(with `entry_fee` and `pool_settlement`, no `stake` or `outcome`). Any other value is 400 "
+                       "`invalid_game`."})
     ruleset = fields.Dict(metadata=RULESET_DOC)
     players = fields.List(fields.String(), required=True)
-    stake = fields.Integer(required=True, metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
-    outcome = fields.Dict(required=True, metadata=SCORE_OUTCOME_DOC)
+    stake = fields.Integer(metadata={"description": "Stake S in minor units (the point rate r in 13-card rummy); "
+                                                    "required except in a rummy13 pool settlement entry."} | STAKE_BOUNDS)
+    outcome = fields.Dict(metadata=SCORE_OUTCOME_DOC | {
+        "description": SCORE_OUTCOME_DOC["description"] + " Required except in a rummy13 pool settlement entry."})
+    wild_rank = fields.String(allow_none=True, metadata={
+        "description": "rummy13 only: the cut joker's rank (`A`, `2` … `10`, `J`, `Q`, `K`) or null (RUMMY13.md §1.4)."})
+    pool = fields.Dict(metadata={
+        "description": "rummy13 pool format only (RUMMY13.md §4.9): `scores_before` (every player's running "
+                       "score) and optional `rejoined` (names)."})
+    entry_fee = fields.Integer(metadata={"description": "rummy13 pool settlement only: the entry fee E in minor units."})
+    pool_settlement = fields.Dict(metadata={
+        "description": "rummy13 only (RUMMY13.md §8.4): `buy_ins`, `final_scores` and `end` "
+                       "(`{kind: winner, winner}` or `{kind: split, method: equal | by_drops}`)."})
     pot = fields.Dict(allow_none=True, metadata={
         "description": "Tong-its only: the pot before the deal (TONGITS.md §4.8), `balance` (minor units), "
                        "`holder` (a seated name or null) and `streak`.",

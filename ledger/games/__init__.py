@@ -13,11 +13,12 @@ from __future__ import annotations
 from ledger.games.base import Game, Rules, Scored
 from ledger.games.errors import HandError
 from ledger.games.tonk.game import TONK
+from ledger.games.rummy13.game import RUMMY13
 from ledger.games.tongits.game import TONGITS
 
 DEFAULT_GAME = "tonk"
 
-GAMES: dict[str, Game] = {g.name: g for g in (TONK, TONGITS)}
+GAMES: dict[str, Game] = {g.name: g for g in (TONK, TONGITS, RUMMY13)}
 
 
 class UnknownGame(KeyError):
