@@ -22,7 +22,7 @@ ERROR_CODES = {
          "a night whose balances were carried into its club), `table_changed` (a hand entered against another "
          "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself).",
     410: "`code_used`: the recovery code was used already, or replaced by a new one.",
-    413: "`request_entity_too_large`: the body is past the server's limit (256 KiB; a club import's is "
+    413: "`request_entity_too_large`: the body is too large, past the server's limit (256 KiB; a club import's is "
          "`IMPORT_MAX_BYTES`, 64 MiB by default); nothing of it is kept.",
     422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
          "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `import_mismatch` (a club "
