@@ -428,6 +428,7 @@ from ledger.api import hands as _hands  # noqa: E402,F401  (registers the hand c
 from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
 from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club calls on bp, issue 9)
 from ledger.api import club_keys as _club_keys  # noqa: E402,F401  (club devices and renewed links, issue 20)
+from ledger.api import handles as _handles  # noqa: E402,F401  (payment handles, issue 22)
 
 
 def init_app(app: Flask) -> None:
