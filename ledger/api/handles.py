@@ -8,17 +8,21 @@ handle: the body replaces every handle). → 200 ``{"player", "handles"}`` (nigh
 player's phone (a host or the owner may set anyone's), 404 ``player_not_found`` /
 ``member_not_found``, 422 ``invalid_handle`` naming the field (:mod:`ledger.settlement.handoffs`).
 ``GET`` is open to any token of that night or club (another night's token: 403 ``forbidden``).
+``GET /sessions/{id}/settlement/{n}/qr.svg`` draws transfer ``n``'s hand-off as a QR code.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
+from flask import Response, jsonify, request
 
 from ledger.api.clubs import club_authorised
+from ledger.api.errors import ApiError
 from ledger.api.requests import authorised, authorised_night, bp, json_body
 from ledger.clubs import handles as club_handles
+from ledger.i18n import N_
 from ledger.night import handles as night_handles
+from ledger.night.payments import settlement_plan
 from ledger.storage.db import get_session
 
 
@@ -44,3 +48,38 @@ def get_member_handles(club_id: str, member_id: int) -> Any:
 def put_member_handles(club_id: str, member_id: int) -> Any:
     club, actor = club_authorised(club_id, "handles")
     return jsonify(club_handles.set_member_handles(get_session(), club, member_id, json_body(), actor))
+
+
+@bp.get("/sessions/<session_id>/settlement/<int(min=1, max=2147483647):line>/qr.svg")
+def settlement_qr(session_id: str, line: int) -> Response:
+    """The QR code (SVG, segno) of transfer ``line`` (1-based, in ``GET …/settlement`` order):
+    the hand-off of ``?kind=`` (default: the first with a ``qr_payload``, else the first link),
+    its ``qr_payload`` or else its ``url``. Any token of the night; 404 ``transfer_not_found``
+    (no such line), ``hand_off_not_found`` (the payee keeps no fitting handle of that kind)."""
+    night = authorised_night(session_id)
+    db = get_session()
+    transfers = [t.to_json() for t in settlement_plan(db, night).transfers]
+    if line > len(transfers):
+        raise ApiError(404, "transfer_not_found", N_("The settle-up has no line {line}."), "line", line=line)
+    offers = night_handles.transfer_hand_offs(db, night, [transfers[line - 1]])[0]
+    kind = request.args.get("kind")
+    chosen = [o for o in offers if o.kind == kind] if kind else (
+        [o for o in offers if o.qr_payload] or offers)
+    if not chosen:
+        raise ApiError(404, "hand_off_not_found", N_("This payee keeps no payment handle for this line."), "kind")
+    text = chosen[0].qr_payload or chosen[0].url or ""
+    response = Response(qr_svg(text), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code SVG (segno; error correction M, as EPC069-12 §3 asks; UTF-8 bytes)."""
+    import io
+
+    import segno
+
+    code = segno.make(text, error="m", micro=False, encoding="utf-8" if not text.isascii() else None)
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=6, border=4, xmldecl=False, svgns=True, title="QR")
+    return out.getvalue().decode("utf-8")

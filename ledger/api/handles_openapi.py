@@ -9,6 +9,13 @@ from ledger.api.openapi_parts import operation as _op
 PLAYER_NAME = {"name": "name", "in": "path", "required": True, "description": "A player of the night (by the name rule).",
                "schema": {"type": "string", "minLength": 1}}
 
+LINE = {"name": "line", "in": "path", "required": True,
+        "description": "A transfer of GET …/settlement, 1 for the first.", "schema": {"type": "integer", "minimum": 1}}
+KIND = {"name": "kind", "in": "query", "required": False,
+        "description": "Which hand-off to draw (`venmo`, `cashapp`, `paypal`, `upi`, `iban`, `qr`); default: the "
+                       "first with a `qr_payload`, else the first.",
+        "schema": {"type": "string", "enum": ["venmo", "cashapp", "paypal", "upi", "iban", "qr"]}}
+
 _TEXT = {"type": ["string", "null"]}
 HANDLES = {
     "type": "object", "additionalProperties": False,
@@ -36,6 +43,11 @@ def handle_paths() -> dict[str, dict[str, Any]]:
                        "host; a viewer or another player's phone: 403 role_forbidden. 404 player_not_found.",
                        {200: _json(PLAYER_HANDLES, "The handles kept.")}, (), body=HANDLES),
         },
+        "/sessions/{session_id}/settlement/{line}/qr.svg": {"get": _op(
+            "The QR code of a settle-up line's hand-off (its `qr_payload`, else its `url`), to pay from another "
+            "phone (any token of the night). 404 transfer_not_found, hand_off_not_found.",
+            {200: {"description": "The QR code.", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
+            (), params=[KIND])},
         "/clubs/{club_id}/members/{member_id}/handles": {
             "get": _op("A club member's payment handles, used at every club night (any token of this club).",
                        {200: _json(MEMBER_HANDLES, "The handles.")}, ()),

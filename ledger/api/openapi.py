@@ -18,7 +18,7 @@ from ledger.api import responses as out
 from ledger.api import schemas as inp
 from ledger.api import seating_schemas as seat
 from ledger.api.club_openapi import club_parameters, club_paths
-from ledger.api.handles_openapi import PLAYER_NAME, handle_paths
+from ledger.api.handles_openapi import LINE, PLAYER_NAME, handle_paths
 from ledger.api.club_schemas import CloseSchema
 from ledger.api.openapi_parts import ERROR_CODES, IDEMPOTENCY_KEY, JSON, PAYMENT_KEY
 from ledger.api.openapi_parts import json_answer as _json
@@ -199,6 +199,7 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     params += [SEAT] if "{seat}" in path else []
     params += [PHONE_ID] if "{phone_id}" in path else []
     params += [PLAYER_NAME] if "{name}" in path else []
+    params += [LINE] if "{line}" in path else []
     return params + club_parameters(path)
 
 

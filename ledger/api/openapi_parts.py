@@ -14,7 +14,7 @@ ERROR_CODES = {
          "or the links renewed).",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
     404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
-         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, `player_not_found`, "
+         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, `player_not_found`, `transfer_not_found`, `hand_off_not_found`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `not_a_hand` (a pot closed at a seat change is never voided or amended "

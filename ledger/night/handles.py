@@ -15,7 +15,7 @@ from ledger.access.roles import Actor
 from ledger.errors import NightError
 from ledger.names import name_key
 from ledger.night.audit import audit
-from ledger.settlement.handoffs import HandleError, clean_handles
+from ledger.settlement.handoffs import HandleError, HandOff, clean_handles, hand_offs, payment_note
 from ledger.storage.db import begin_write
 from ledger.storage.club_models import ClubMember, ClubSeat
 from ledger.storage.models import AccessKey, GameSession, PlayerFigures
@@ -87,3 +87,14 @@ def payee_handles(db: Session, night: GameSession) -> dict[str, dict[str, str]]:
         if member_handles and seat_name not in out:
             out[seat_name] = dict(member_handles)
     return out
+
+
+def transfer_hand_offs(db: Session, night: GameSession, transfers: list[dict[str, Any]]) -> list[list[HandOff]]:
+    """The hand-offs of each wire transfer ``{"from", "to", "amount"}`` of ``night``'s plan: the
+    payee's handles that fit the night's currency (:func:`ledger.settlement.handoffs.hand_offs`),
+    with the exact amount and the note "Tonk · <night name>"; none for a payee that is an account
+    (the pot) or keeps no handles."""
+    handles = payee_handles(db, night)
+    note = payment_note(night.game, night.name)
+    return [hand_offs(handles[t["to"]], night.currency, t["amount"], note, t["to"]) if t["to"] in handles else []
+            for t in transfers]

@@ -90,6 +90,15 @@ class HandOff:
         return body
 
 
+GAME_TITLES = {"tonk": "Tonk", "tongits": "Tong-its"}
+"""The games' names in a payment note (brand names: the same in every language)."""
+
+
+def payment_note(game: str, night_name: str) -> str:
+    """The note a hand-off carries: ``"Tonk · Friday at Dee's"`` (the game's name · the night's name)."""
+    return f"{GAME_TITLES.get(game, game.title())} · {night_name}"
+
+
 # -- amounts ---------------------------------------------------------------------------------------
 def decimal_amount(amount_minor: int, currency: str, digits: int | None = None) -> str:
     """``amount_minor`` written with the currency's minor digits (or ``digits``), a '.' separator:
