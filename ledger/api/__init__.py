@@ -302,7 +302,7 @@ def settlement(session_id: str) -> Any:
     ``because``: the payer's losses that explain it, ``[{"hand", "amount"}]`` summing exactly to
     its amount (:mod:`ledger.settlement.allocation`; ``{"payment", "amount"}`` for money the payer was paid
     beyond what they were owed); ``pay``: the payee's hand-offs that fit the night's currency,
-    ``[{"kind", "url"?, "qr_payload"?}]`` with the exact amount (:mod:`ledger.settlement.handoffs`, issue 22;
+    ``[{"kind", "url"?, "qr_payload"?}]`` with the exact amount (absent when there is none) (:mod:`ledger.settlement.handoffs`, issue 22;
     ``GET …/settlement/{n}/qr.svg`` draws one); and ``carried_into``: the club whose balances took what was still owed when the night closed
     (its id; the transfers are then settled in the club, not between the night's players),
     else ``null``."""
@@ -313,7 +313,8 @@ def settlement(session_id: str) -> Any:
     for transfer, losses in zip(body["transfers"], because):
         transfer["because"] = because_json(losses)
     for transfer, offers in zip(body["transfers"], transfer_hand_offs(db, night, body["transfers"])):
-        transfer["pay"] = [offer.to_json() for offer in offers]
+        if offers:  # absent when the payee keeps no handle that fits (the shape before issue 22)
+            transfer["pay"] = [offer.to_json() for offer in offers]
     body["balances"] = ledger_night.balances(db, night)
     body["outstanding"] = ledger_night.outstanding(db, night)
     club = carried_into(db, night)

@@ -112,7 +112,7 @@ class ExplainedTransferSchema(TransferSchema):
         "description": "The payee's payment hand-offs that fit the night's currency, with the exact amount and the "
                        "note \"Tonk · <night name>\" (issue 22): Venmo and Cash App (USD), UPI (INR), the EPC QR of "
                        "an IBAN (EUR), PayPal.me (the currencies PayPal takes), the payee's own receive QR (any). "
-                       "Empty when the payee keeps none. Opening one marks nothing paid."})
+                       "Absent when the payee keeps none that fits. Opening one marks nothing paid."})
 
 
 class SettlementSchema(SettlePlanSchema):
