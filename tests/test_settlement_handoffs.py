@@ -155,3 +155,19 @@ def test_no_handles_no_hand_offs_and_the_qr_refusals(client: Any, night_data: di
     assert beyond.status_code == 404 and beyond.get_json()["error"] == "transfer_not_found"
     other = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
     assert client.get(f"{base}/1/qr.svg", headers=bearer(other["token"])).status_code == 403
+
+
+def test_the_settle_up_as_text_for_the_group_chat(client: Any, night_data: dict[str, Any]) -> None:
+    night = night_where_dee_wins(client, night_data, "USD")
+    set_handles(client, night, "Dee", {"venmo": "Dee-Santos"})
+    plan = settlement(client, night)
+    text = client.get(f"/api/v1/sessions/{night['id']}/settlement.txt", headers=bearer(night["token"]))
+    assert text.status_code == 200 and text.mimetype == "text/plain"
+    lines = text.get_data(as_text=True).splitlines()
+    assert lines[0] == f"Settle up: {night_data['name']}"
+    assert lines[1:] == [f"{t['from']} pays Dee ${t['amount'] // 100}.{t['amount'] % 100:02d} (Venmo @Dee-Santos)"
+                         for t in plan["transfers"]]
+    spanish = client.get(f"/api/v1/sessions/{night['id']}/settlement.txt?lang=es", headers=bearer(night["token"]))
+    assert spanish.get_data(as_text=True).splitlines()[0] != lines[0]
+    other = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
+    assert client.get(f"/api/v1/sessions/{night['id']}/settlement.txt", headers=bearer(other["token"])).status_code == 403

@@ -48,6 +48,11 @@ def handle_paths() -> dict[str, dict[str, Any]]:
             "phone (any token of the night). 404 transfer_not_found, hand_off_not_found.",
             {200: {"description": "The QR code.", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
             (), params=[KIND])},
+        "/sessions/{session_id}/settlement.txt": {"get": _op(
+            "The settle-up as plain text for the group chat, in the reader's language (`?lang=`, else "
+            "Accept-Language): one line per transfer, with the payee's handle that fits the currency.",
+            {200: {"description": "The text.", "content": {"text/plain": {"schema": {"type": "string"}}}}}, (),
+            params=[{"name": "lang", "in": "query", "required": False, "schema": {"type": "string"}}])},
         "/clubs/{club_id}/members/{member_id}/handles": {
             "get": _op("A club member's payment handles, used at every club night (any token of this club).",
                        {200: _json(MEMBER_HANDLES, "The handles.")}, ()),
