@@ -46,8 +46,8 @@ _KEY_BY_HASH = core_select(KEYS.c.id, KEYS.c.session_id, KEYS.c.role, KEYS.c.kin
 # what each role may do; reading is open to every role
 PERMISSIONS: dict[str, frozenset[str]] = {
     "host": frozenset({"read", "record", "pay", "void", "amend", "undo", "close", "void_payment", "share",
-                       "restore", "cohost", "seat", "keys"}),  # keys: remove phones, new links/codes (ledger.night.hosts)  # seat: sit in, leave, stake, swap seats, rename (ledger.night.seating)
-    "player": frozenset({"read", "record", "pay"}),
+                       "restore", "cohost", "seat", "keys", "handles"}),  # keys: remove phones, new links/codes (ledger.night.hosts)  # seat: sit in, leave, stake, swap seats, rename (ledger.night.seating)
+    "player": frozenset({"read", "record", "pay", "handles"}),  # handles: its own player's only (ledger.night.handles)
     "viewer": frozenset({"read"}),
 }
 
@@ -76,6 +76,7 @@ ROLE_REFUSALS: dict[tuple[str, str], str] = {
     ("viewer", "cohost"): N_("A viewer cannot make another phone a host; ask the host."),
     ("viewer", "seat"): N_("A viewer cannot change the seats, the stake or the names; ask the host."),
     ("viewer", "keys"): N_("A viewer cannot remove phones or change the table's links and codes; ask the host."),
+    ("viewer", "handles"): N_("A viewer cannot set payment handles; ask the host."),
 }
 # a role or action without a sentence of its own: named by their codes
 OTHER_REFUSAL = N_("Role {role} cannot do {action}; ask the host.")

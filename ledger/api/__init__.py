@@ -48,6 +48,7 @@ from ledger.i18n import N_
 from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.storage.models import GameSession
 from ledger.names import normalise_entry
+from ledger.night.handles import transfer_hand_offs
 from ledger.night.payments import because_json, carried_into, explained_settlement
 from ledger.games import DEFAULT_GAME, GAMES, UnknownGame, game
 from ledger.games.tonk import RuleSet, score_entry
@@ -300,7 +301,9 @@ def settlement(session_id: str) -> Any:
     kept while people pay, :func:`ledger.settlement.plan.settle_after_payments`), each transfer with
     ``because``: the payer's losses that explain it, ``[{"hand", "amount"}]`` summing exactly to
     its amount (:mod:`ledger.settlement.allocation`; ``{"payment", "amount"}`` for money the payer was paid
-    beyond what they were owed); and ``carried_into``: the club whose balances took what was still owed when the night closed
+    beyond what they were owed); ``pay``: the payee's hand-offs that fit the night's currency,
+    ``[{"kind", "url"?, "qr_payload"?}]`` with the exact amount (absent when there is none) (:mod:`ledger.settlement.handoffs`, issue 22;
+    ``GET …/settlement/{n}/qr.svg`` draws one); and ``carried_into``: the club whose balances took what was still owed when the night closed
     (its id; the transfers are then settled in the club, not between the night's players),
     else ``null``."""
     night = authorised_night(session_id)
@@ -309,6 +312,9 @@ def settlement(session_id: str) -> Any:
     body = plan.to_json()
     for transfer, losses in zip(body["transfers"], because):
         transfer["because"] = because_json(losses)
+    for transfer, offers in zip(body["transfers"], transfer_hand_offs(db, night, body["transfers"])):
+        if offers:  # absent when the payee keeps no handle that fits (the shape before issue 22)
+            transfer["pay"] = [offer.to_json() for offer in offers]
     body["balances"] = ledger_night.balances(db, night)
     body["outstanding"] = ledger_night.outstanding(db, night)
     club = carried_into(db, night)
@@ -428,6 +434,7 @@ from ledger.api import hands as _hands  # noqa: E402,F401  (registers the hand c
 from ledger.api import seating as _seating  # noqa: E402,F401  (registers the seating calls on bp)
 from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club calls on bp, issue 9)
 from ledger.api import club_keys as _club_keys  # noqa: E402,F401  (club devices and renewed links, issue 20)
+from ledger.api import handles as _handles  # noqa: E402,F401  (payment handles, issue 22)
 
 
 def init_app(app: Flask) -> None:

@@ -18,6 +18,7 @@ from ledger.api import responses as out
 from ledger.api import schemas as inp
 from ledger.api import seating_schemas as seat
 from ledger.api.club_openapi import club_parameters, club_paths
+from ledger.api.handles_openapi import LINE, PLAYER_NAME, handle_paths
 from ledger.api.club_schemas import CloseSchema
 from ledger.api.openapi_parts import ERROR_CODES, IDEMPOTENCY_KEY, JSON, PAYMENT_KEY
 from ledger.api.openapi_parts import json_answer as _json
@@ -158,7 +159,7 @@ def _paths() -> dict[str, dict[str, Any]]:
             (422,), params=[{"in": "query", "schema": inp.ExportQuerySchema}])},
         "/sessions/{session_id}/export.json": {"get": _op(
             "The whole night as one JSON document.", {200: _json(out.ExportSchema, "The night.")}, ())},
-    } | _seating_paths() | _club_paths()
+    } | _seating_paths() | _club_paths() | handle_paths()
 
 
 def _club_paths() -> dict[str, dict[str, Any]]:
@@ -198,6 +199,8 @@ def _path_parameters(path: str) -> list[dict[str, Any]]:
     params += [PAYMENT_ID] if "{payment_id}" in path else []
     params += [SEAT] if "{seat}" in path else []
     params += [PHONE_ID] if "{phone_id}" in path else []
+    params += [PLAYER_NAME] if "{name}" in path else []
+    params += [LINE] if "{line}" in path else []
     return params + club_parameters(path)
 
 

@@ -14,7 +14,7 @@ ERROR_CODES = {
          "or the links renewed).",
     403: "`forbidden` (the token does not open this session) or `role_forbidden` (the token's role may not do this).",
     404: "`session_not_found`, `hand_not_found`, `payment_not_found`, `seat_not_found`, `phone_not_found`, `unknown_code`, "
-         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, "
+         "`nothing_to_undo`, `nothing_to_redo`, `club_not_found`, `member_not_found`, `device_not_found`, `player_not_found`, `transfer_not_found`, `hand_off_not_found`, "
          "or `not_found` for a path that names nothing.",
     409: "`session_closed`, `hand_number_taken` (with `existing`), `hand_number_gap`, `stale_version` "
          "(with `current`), `hand_voided`, `not_a_hand` (a pot closed at a seat change is never voided or amended "
@@ -25,7 +25,7 @@ ERROR_CODES = {
     413: "`request_entity_too_large`: the body is too large, past the server's limit (256 KiB; a club import's is "
          "`IMPORT_MAX_BYTES`, 64 MiB by default); nothing of it is kept.",
     422: "A refused entry with its RULES.md §9.1 code, `invalid_entry` (shape), `invalid_stake`, "
-         "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `import_mismatch` (a club "
+         "`invalid_ruleset`, `invalid_payment`, `overpayment`, `unbalanced`, `invalid_handle` (a payment handle, naming it), `import_mismatch` (a club "
          "import's figure that differs from its replay), or an `Idempotency-Key` "
          "that is not 1 to 200 printable characters.",
     429: "`too_many_attempts`: this client called too often; wait a minute.",

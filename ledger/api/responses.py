@@ -125,11 +125,24 @@ class BecauseSchema(Answer):
         "description": "Minor units: the part of that loss that explains the transfer."})
 
 
+class HandOffSchema(Answer):
+    kind = fields.String(required=True, validate=validate.OneOf(("venmo", "cashapp", "paypal", "upi", "iban", "qr")))
+    url = fields.String(metadata={"description": "A link that opens the payee's payment app, pre-filled."})
+    qr_payload = fields.String(metadata={
+        "description": "The text of a QR code to scan (`iban`: the EPC069-12 payload; `qr`: the payee's own code, "
+                       "unchanged: type the amount; `upi`: the link)."})
+
+
 class ExplainedTransferSchema(TransferSchema):
     because = fields.List(fields.Nested(BecauseSchema), required=True, metadata={
         "description": "The payer's losses that explain this transfer, oldest first, summing exactly to `amount`: "
                        "their most recent losing hands, their wins counted against their earliest losses; a hand "
                        "may be split between the payer's transfers, never used more than it lost."})
+    pay = fields.List(fields.Nested(HandOffSchema), metadata={
+        "description": "The payee's payment hand-offs that fit the night's currency, with the exact amount and the "
+                       "note \"Tonk · <night name>\" (issue 22): Venmo and Cash App (USD), UPI (INR), the EPC QR of "
+                       "an IBAN (EUR), PayPal.me (the currencies PayPal takes), the payee's own receive QR (any). "
+                       "Absent when the payee keeps none that fits. Opening one marks nothing paid."})
 
 
 class SettlementSchema(SettlePlanSchema):

@@ -35,8 +35,8 @@ CLUB_ROLES = ("owner", "member", "viewer")
 MAX_MEMBER_NAME = 80
 CLUB_PERMISSIONS: dict[str, frozenset[str]] = {
     "owner": frozenset({"read", "start_night", "pay", "void_payment", "roster", "rename", "share", "keys", "carry",
-                        "uncarry", "settings"}),
-    "member": frozenset({"read", "start_night", "pay", "roster"}),
+                        "uncarry", "settings", "handles"}),
+    "member": frozenset({"read", "start_night", "pay", "roster", "handles"}),
     "viewer": frozenset({"read"}),
 }
 NIGHT_ROLE = {"owner": "host", "member": "player", "viewer": "viewer"}  # a club role at the club's nights
@@ -60,6 +60,7 @@ class ClubAccessDenied(AccessDenied):
         ("viewer", "pay"): N_("A club viewer cannot record payments; ask the club's owner."),
         ("viewer", "void_payment"): N_("A club viewer cannot void payments; ask the club's owner."),
         ("viewer", "roster"): N_("A club viewer cannot add members or change them; ask the club's owner."),
+        ("viewer", "handles"): N_("A club viewer cannot set payment handles; ask the club's owner."),
         ("viewer", "rename"): N_("A club viewer cannot rename members; ask the club's owner."),
         ("viewer", "share"): N_("A club viewer cannot share the club's links; ask the club's owner."),
         ("viewer", "keys"): N_("A club viewer cannot remove devices or renew the club's links; ask the club's owner."),

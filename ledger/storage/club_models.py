@@ -50,6 +50,8 @@ class ClubMember(SQLModel, table=True):
     name_key: str = Field(max_length=80)
     created_at: datetime = Field(default_factory=utcnow, sa_column=_utc_column())
     language: str | None = Field(default=None, max_length=16)
+    # payment handles kept once for every club night (issue 22, ledger.clubs.handles); None: none
+    handles: dict[str, str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class ClubKey(SQLModel, table=True):

@@ -62,7 +62,8 @@ class PlayerFigures(SQLModel, table=True):
     transaction of each change so that no request sums the whole night: ``net_minor`` over the
     counted hands, ``paid_minor`` what the counted payments moved (paid less received, so what
     is still owed is ``net_minor + paid_minor``), ``last_hand`` the number of the last hand the
-    player sat at (voided hands included; None before their first). One row for everyone who
+    player sat at (voided hands included; None before their first); ``handles`` the player's
+    payment handles (issue 22; a rename keeps them). One row for everyone who
     ever sat at the night."""
 
     __tablename__ = "player_figures"
@@ -72,6 +73,9 @@ class PlayerFigures(SQLModel, table=True):
     net_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
     paid_minor: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
     last_hand: int | None = Field(default=None)
+    # the player's payment handles at this night (issue 22, ledger.settlement.handoffs.clean_handles);
+    # None: none kept. Read only by this night's tokens (ledger.night.handles).
+    handles: dict[str, str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class NightAccount(SQLModel, table=True):

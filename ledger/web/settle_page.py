@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
 from ledger.night import lifecycle as ledger_night
@@ -20,6 +20,7 @@ from ledger.i18n import _
 from ledger.storage.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
+from ledger.night.handles import transfer_hand_offs
 from ledger.night.payments import carried_into, explained_settlement
 from ledger.night.report import plan_line
 from ledger.statements.words import why_sentence
@@ -57,7 +58,29 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
         # a game with a pot (TONGITS.md §4.8): the plan's lines to "pot" say who puts its money in,
         # and are no payment between players (the pot keeps it until a take, a split or the next night)
         "pot_party": "pot" in game_of(night.game or None).accounts,
+        # the payee's payment apps for each line (issue 22): opening one marks nothing paid
+        "offers": transfer_hand_offs(db, night, [t.to_json() for t in plan.transfers]),
     }
+
+
+@bp.get("/s/<session_id>/settle/<int(min=1, max=2147483647):line>/qr.svg")
+def settle_qr(session_id: str, line: int) -> Any:
+    """Line ``line``'s hand-off as a QR code (``?kind=``, as ``GET /api/v1/sessions/{id}/settlement/{line}/qr.svg``)."""
+    night, _actor = authorised(session_id)
+    db = get_session()
+    transfers = [t.to_json() for t in ledger_night.settlement_plan(db, night).transfers]
+    if line > len(transfers):
+        abort(404)
+    offers = transfer_hand_offs(db, night, [transfers[line - 1]])[0]
+    kind = request.args.get("kind")
+    chosen = [o for o in offers if o.kind == kind] if kind else ([o for o in offers if o.qr_payload] or offers)
+    if not chosen:
+        abort(404)
+    from ledger.api.handles import qr_svg
+
+    response = Response(qr_svg(chosen[0].qr_payload or chosen[0].url or ""), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 @bp.get("/s/<session_id>/settle")

@@ -1,0 +1,51 @@
+"""A club member's payment handles (issue 22), kept once for every club night
+(:func:`ledger.night.handles.payee_handles` falls back on them); read only through this club's tokens.
+
+Who may set them: the owner (any member), or the member's own device (a ``member`` device key
+whose phone joined under that member's name, :attr:`ClubKey.label`). A viewer is refused (403).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from sqlmodel import Session
+
+from ledger.clubs.roster import ClubActor, club_event, get_member
+from ledger.errors import NightError
+from ledger.i18n import N_
+from ledger.names import name_key
+from ledger.night.handles import HandleRefused
+from ledger.settlement.handoffs import HandleError, clean_handles
+from ledger.storage.club_models import Club, ClubKey
+from ledger.storage.db import begin_write
+
+NOT_YOUR_MEMBER = N_("A member's phone can set only its own payment handles; ask the club's owner.")
+
+
+def member_handles(db: Session, club: Club, member_id: int) -> dict[str, Any]:
+    """``{"member_id", "name", "handles": {kind: value}}``; 404 ``member_not_found``."""
+    member = get_member(db, club, member_id)
+    return {"member_id": member.id, "name": member.name, "handles": dict(member.handles or {})}
+
+
+def set_member_handles(db: Session, club: Club, member_id: int, raw: Mapping[str, Any],
+                       actor: ClubActor) -> dict[str, Any]:
+    """Replace member ``member_id``'s handles with ``raw`` (checked, :func:`clean_handles`);
+    committed with a ``member_handles_set`` event naming the kinds. 403 ``role_forbidden`` (a
+    viewer, another member's phone), 404 ``member_not_found``, 422 ``invalid_handle``."""
+    actor.require("handles")
+    member = get_member(db, club, member_id)
+    if actor.role != "owner":
+        key = db.get(ClubKey, actor.key_id) if actor.key_id is not None else None
+        if key is None or key.kind != "device" or not key.label or name_key(key.label) != name_key(member.name):
+            raise NightError(403, "role_forbidden", NOT_YOUR_MEMBER, "member_id")
+    try:
+        handles = clean_handles(raw)
+    except HandleError as err:
+        raise HandleRefused(err) from None
+    begin_write(db)
+    member.handles = handles or None
+    db.add(member)
+    club_event(db, club, actor, "member_handles_set", member_id=member.id, kinds=sorted(handles))
+    db.commit()
+    return {"member_id": member.id, "name": member.name, "handles": dict(handles)}
