@@ -23,7 +23,7 @@ from ledger.api.share_links import share_json
 from ledger.api.club_schemas import (
     ClubCreateSchema, ClubJoinSchema, ClubPaymentSchema, ClubSettingsSchema, MemberSchema, MemberUpdateSchema,
 )
-from ledger.clubs import carry, keys, roster
+from ledger.clubs import books, carry, keys, roster
 from ledger.storage.club_models import Club
 from ledger.clubs.roster import ClubActor
 from ledger.storage.db import get_session
@@ -215,8 +215,8 @@ def list_club_payments(club_id: str) -> Any:
     """``{payments: [{id, from, to, amount, status, created_at}], balances}``."""
     club, _actor = club_authorised(club_id)
     db = get_session()
-    return jsonify({"payments": [carry.payment_json(db, p) for p in carry.payments_of(db, club)],
-                    "balances": carry.balances(db, club)})
+    return jsonify({"payments": [books.payment_json(db, p) for p in books.payments_of(db, club)],
+                    "balances": books.balances(db, club)})
 
 
 @bp.post("/clubs/<club_id>/payments")
@@ -228,10 +228,10 @@ def record_club_payment(club_id: str) -> Any:
     club, actor = club_authorised(club_id, "pay")
     data = load(ClubPaymentSchema(), json_body())
     db = get_session()
-    payment, created = carry.record_payment(db, club, data["payer"], data["payee"], data["amount"], actor,
+    payment, created = books.record_payment(db, club, data["payer"], data["payee"], data["amount"], actor,
                                             confirm=data["confirm"],
                                             idempotency_key=idempotency_key())
-    return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)}), 201 if created else 200
+    return jsonify(books.payment_json(db, payment) | {"balances": books.balances(db, club)}), 201 if created else 200
 
 
 @bp.post("/clubs/<club_id>/payments/<int(min=1, max=2147483647):payment_id>/void")
@@ -239,8 +239,8 @@ def void_club_payment(club_id: str, payment_id: int) -> Any:
     """Owner: void a club payment (kept, stops counting) → 200 it and the ``balances``."""
     club, actor = club_authorised(club_id, "void_payment")
     db = get_session()
-    payment = carry.void_payment(db, club, payment_id, actor)
-    return jsonify(carry.payment_json(db, payment) | {"balances": carry.balances(db, club)})
+    payment = books.void_payment(db, club, payment_id, actor)
+    return jsonify(books.payment_json(db, payment) | {"balances": books.balances(db, club)})
 
 
 @bp.post("/clubs/<club_id>/nights/<session_id>/token")

@@ -32,7 +32,8 @@ from sqlmodel import Session, select
 from ledger.access import roles as access
 from ledger.night import figures
 from ledger.night import lifecycle as ledger_night
-from ledger.clubs.carry import balances, carried_of, owed_balances, nights_of, payments_of, seat_members
+from ledger.clubs.books import balances, owed_balances, payments_of
+from ledger.clubs.carry import carried_of, nights_of, seat_members
 from ledger.clubs.import_checks import NOT_READABLE, check_document
 from ledger.clubs.import_replay import Replayed, member_key, replay
 from ledger.clubs.import_schema import FORMAT, VERSION, load_document

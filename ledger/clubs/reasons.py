@@ -22,7 +22,7 @@ from ledger.settlement.plan import SettlementPlan, settle
 
 def explained_plan(db: Session, club: Club) -> tuple[SettlementPlan, tuple[tuple[Loss, ...], ...]]:
     """The club's plan (the fewest transfers that clear its running balances, as
-    :func:`ledger.clubs.carry.settlement_plan`) and, for each transfer, the nights (``kind``
+    :func:`ledger.clubs.books.settlement_plan`) and, for each transfer, the nights (``kind``
     ``"night"``, keyed by session id) and payments (``"payment"``, keyed by id) that explain it,
     summing exactly to its amount. Balances, plan and reasons come from one read of the club's
     carries and payments, so they always agree."""

@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 from sqlmodel import Session
 
-from ledger.clubs.carry import balances, payments_of, settlement_plan
+from ledger.clubs.books import balances, payments_of, settlement_plan
 from ledger.storage.club_models import Club
 from ledger.clubs.roster import members_of
 from ledger.clubs.standings import Period, Standing, standings

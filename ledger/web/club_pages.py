@@ -137,13 +137,13 @@ def close_night(night: Any, actor: Any, carry_over: bool) -> str:
 
 def club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
                errors: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> str:
-    from ledger.clubs import carry
+    from ledger.clubs import books, carry
     from ledger.i18n import LANGUAGES
     from ledger.web.start_form import preset_choices
 
     db = get_session()
     body = carry.club_json(db, club)
-    payments = [carry.payment_json(db, p) for p in carry.payments_of(db, club)]
+    payments = [books.payment_json(db, p) for p in books.payments_of(db, club)]
     return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
                            presets=[(name, title) for name, title, _description in preset_choices()],
                            tongits_presets=[(TONGITS_CHOICE + p.name, p.title) for p in TONGITS_PRESETS.values()],

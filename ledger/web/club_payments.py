@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, request, url_for
 
-from ledger.clubs import carry
+from ledger.clubs import books, carry
 from ledger.storage.club_models import Club
 from ledger.storage.db import get_session
 from ledger.i18n import _
@@ -63,7 +63,7 @@ def club_pay(club_id: str) -> Any:
                 error = _("The amount must be more than zero.")
     if error is None:
         try:
-            carry.record_payment(get_session(), club, typed["from"], typed["to"], amount, actor,
+            books.record_payment(get_session(), club, typed["from"], typed["to"], amount, actor,
                                  confirm=request.form.get("confirm") == "yes",
                                  idempotency_key=typed["key"] or None)
         except NightError as err:
@@ -84,10 +84,10 @@ def club_void_payment(club_id: str, payment_id: int) -> Any:
     club, actor = club_authorised(club_id, "void_payment")
     db = get_session()
     try:
-        payment = carry.void_payment(db, club, payment_id, actor)
+        payment = books.void_payment(db, club, payment_id, actor)
     except NightError:
         abort(404)
-    shown = carry.payment_json(db, payment)
+    shown = books.payment_json(db, payment)
     flash(_("Payment voided: {payer} paid {payee} {amount} no longer counts.", payer=shown["from"], payee=shown["to"],
             amount=money(payment.amount_minor, club.currency)), "success")
     return redirect(url_for("web.club_page", club_id=club.id) + "#club-payments")

@@ -187,12 +187,7 @@ class StartForm:
             self.errors["preset"] = _("Choose one of the rules presets.")
         elif self.rules.ruleset is None and not self.errors:
             self.errors["preset"] = _("Check the house rules.")
-        stake_minor = None
-        if "currency" not in self.errors:
-            try:
-                stake_minor = parse_amount(self.stake, self.currency)
-            except ValueError as exc:
-                self.errors["stake"] = amount_message(exc)
+        stake_minor = self._typed_stake()
         if self.errors:
             return None
         assert stake_minor is not None and self.rules.ruleset is not None
@@ -212,6 +207,17 @@ class StartForm:
             if err.code == "invalid_stake":
                 message = stake_range_message(self.currency)
             self.errors[self._input_for(err.field, seats)] = message
+            return None
+
+    def _typed_stake(self) -> int | None:
+        """The stake typed, in minor units of the chosen currency; ``None`` when the currency was
+        refused already, or with the reason beside ``stake`` when the amount does not read."""
+        if "currency" in self.errors:
+            return None
+        try:
+            return parse_amount(self.stake, self.currency)
+        except ValueError as exc:
+            self.errors["stake"] = amount_message(exc)
             return None
 
     def _create_other_game(self) -> tuple[GameSession, str] | None:
@@ -242,12 +248,7 @@ class StartForm:
             self.errors["first_dealer"] = _("The first dealer must be one of the players typed above.")
         if self.currency not in CURRENCIES:
             self.errors["currency"] = _("Choose a currency from the list.")
-        stake_minor = None
-        if "currency" not in self.errors:
-            try:
-                stake_minor = parse_amount(self.stake, self.currency)
-            except ValueError as exc:
-                self.errors["stake"] = amount_message(exc)
+        stake_minor = self._typed_stake()
         if self.errors:
             return None
         assert stake_minor is not None
