@@ -10,7 +10,7 @@ import re
 from decimal import Context, Decimal, localcontext
 from functools import lru_cache
 
-from babel.numbers import format_currency, get_currency_precision, is_currency
+from babel.numbers import format_currency, get_currency_precision, get_decimal_symbol, is_currency
 
 from ledger.sentences import N_, render
 
@@ -148,6 +148,26 @@ def format_plain(amount_minor: int, currency: str) -> str:
     through :func:`parse_amount`. Raises ``ValueError`` like :func:`format_minor`.
     """
     return format(_to_decimal(amount_minor, currency), "f")
+
+
+def format_typed(amount_minor: int, currency: str, locale: str = "en_US") -> str:
+    """An amount as a person of ``locale`` types it into a form: the currency's digits, no symbol
+    or grouping, and the locale's decimal separator when it is a comma (Turkish ``"7,40"``,
+    beside Babel's ``"₺7,40"``), else a dot: ``format_typed(740, "TRY", "tr") == "7,40"``,
+    ``format_typed(740, "USD") == "7.40"``, ``format_typed(5, "JPY", "tr") == "5"``. For
+    amounts >= 0 it round-trips through :func:`parse_amount` (which reads one ',' without a '.'
+    as the decimal separator). Raises ``ValueError`` like :func:`format_minor`.
+    """
+    text = format_plain(amount_minor, currency)
+    return text.replace(".", ",") if _decimal_comma(locale) else text
+
+
+@lru_cache(maxsize=64)
+def _decimal_comma(locale: str) -> bool:
+    try:
+        return get_decimal_symbol(locale) == ","
+    except (ValueError, LookupError):  # a locale Babel does not know: the dot
+        return False
 
 
 def _to_decimal(amount_minor: int, currency: str) -> Decimal:

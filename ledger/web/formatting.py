@@ -20,7 +20,7 @@ from ledger.i18n import _
 from ledger.i18n.sentences import names_text
 from ledger.sentences import Sentence
 from ledger.storage.models import GameSession
-from ledger.money import format_minor, format_plain
+from ledger.money import format_minor, format_plain, format_typed
 from ledger.games.tonk import Card, InvalidCard
 from ledger.web.blueprint import bp
 from ledger.night.zones import zone
@@ -48,6 +48,14 @@ def signed_money(amount_minor: int, currency: str) -> str:
 def plain_money(amount_minor: int, currency: str) -> str:
     """``"5.25"``: an amount as a form value that :func:`ledger.money.parse_amount` reads back."""
     return format_plain(int(amount_minor), currency)
+
+
+@bp.app_template_filter("typed_money")
+def typed_money(amount_minor: int, currency: str) -> str:
+    """An amount prefilled in a visible input, as the reader types it: ``"7,40"`` in Turkish
+    (as the money shown beside it, ``"₺7,40"``), ``"7.40"`` in English; read back by
+    :func:`ledger.money.parse_amount` (:func:`ledger.money.format_typed`)."""
+    return format_typed(int(amount_minor), currency, format_locale_now())
 
 
 @bp.app_template_filter("names")
