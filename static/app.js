@@ -114,6 +114,21 @@
       var submitter = event.submitter;
       if (submitter && submitter.hasAttribute("data-once")) form.dataset.busy = "1";
     });
+    // A total or a count (data-select-on-focus) selects its value when it takes the focus, so
+    // that typing "4" into a field holding "7" gives "4", not "47". The tap that focused it
+    // would put the caret back on its mouseup: that one mouseup keeps the selection.
+    document.addEventListener("focusin", function (event) {
+      var input = event.target;
+      if (!input.matches || !input.matches("input[data-select-on-focus]")) return;
+      var keep = function (up) { up.preventDefault(); done(); };
+      var done = function () {
+        input.removeEventListener("mouseup", keep);
+        input.removeEventListener("blur", done);
+      };
+      input.addEventListener("mouseup", keep);
+      input.addEventListener("blur", done);
+      try { input.select(); } catch (e) { /* a field that cannot select keeps its caret */ }
+    });
     // Back to a page kept in the browser's memory: its forms can be sent again.
     window.addEventListener("pageshow", function (event) {
       if (!event.persisted) return;
