@@ -199,7 +199,27 @@ def test_lang_in_the_address_overrides_the_cookie_and_the_browser(client: Any) -
     client.get("/language/lo?next=/")
     asked = client.get("/?lang=es", headers={"Accept-Language": "tr-TR,tr;q=0.9"})
     assert page_lang(asked) == "es"
-    assert page_lang(client.get("/", headers={"Accept-Language": "tr-TR,tr;q=0.9"})) == "lo"  # the cookie still
+    # issue 23 item 1: the language a link asked for stays for what the phone does next (the
+    # cookie now says es), until another ?lang= or the switch
+    assert page_lang(client.get("/", headers={"Accept-Language": "tr-TR,tr;q=0.9"})) == "es"
+    assert page_lang(client.get("/?lang=lo")) == "lo"
+    client.get("/language/et?next=/")
+    assert page_lang(client.get("/", headers={"Accept-Language": "tr-TR,tr;q=0.9"})) == "et"
+
+
+def test_a_download_or_an_api_answer_in_another_language_leaves_the_phone_alone(
+    client: Any, open_night: dict[str, Any]
+) -> None:
+    """Only pages and redirects remember a ``?lang=``: a statement fetched for someone else in
+    their language, or an API answer, does not change the phone's own (issue 23 item 1)."""
+    client.get("/?lang=lo")
+    night = f"/api/v1/sessions/{open_night['id']}"
+    answer = client.get(f"{night}?lang=es", headers=open_night["headers"])
+    assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
+    client.get(f"/join/{open_night['id']}/{open_night['token']}?lang=lo")
+    text = client.get(f"{night}/settlement.txt?lang=tr", headers=open_night["headers"])
+    assert text.mimetype == "text/plain" and "Set-Cookie" not in text.headers
+    assert page_lang(client.get("/")) == "lo"
 
 
 @pytest.mark.parametrize("target", ["//evil.example", "https://evil.example/", "/\\evil.example", "evil.example"])

@@ -2,6 +2,10 @@
 
 Chosen per request, first match wins: ``?lang=`` (PDF links, a shared link), the ``lang`` cookie
 the switch sets (remembered per phone for a year), then ``Accept-Language``; English otherwise.
+A page opened with ``?lang=`` sets the same cookie (issue 23 item 1): ``/?lang=lo`` makes the
+start form, the night it starts (its default name too) and every later page Lao on that phone,
+until another ``?lang=`` or the switch. Only pages and redirects remember it: a PDF, CSV or JSON
+answer in another language (a statement for someone else) leaves the phone's language alone.
 Flask-Babel is told the same choice (its ``get_locale``, formats); sentences go through
 :mod:`ledger.i18n`, whose context variable is set here before every request.
 
@@ -67,6 +71,25 @@ def _after(_error: BaseException | None = None) -> None:
     set_language(SOURCE)
 
 
+def _remember(response: Response) -> Response:
+    """A page asked for with a known ``?lang=`` other than the phone's cookie remembers it for
+    the phone (the ``lang`` cookie, as :func:`switch_language` sets it): pages (``text/html``)
+    and redirects only, never a download or an API answer."""
+    asked = request.args.get("lang")
+    if not asked:
+        return response
+    page = response.mimetype == "text/html" or 300 <= response.status_code < 400
+    code = known(asked, pseudo=_allow_pseudo())
+    if page and code and code != request.cookies.get(COOKIE):
+        _set_cookie(response, code)
+    return response
+
+
+def _set_cookie(response: Response, code: str) -> None:
+    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", secure=request.is_secure,
+                        httponly=True)
+
+
 def _vary(response: Response) -> Response:
     """Caches keep one copy per language; the answer says which language it is in."""
     response.vary.add("Accept-Language")
@@ -114,8 +137,7 @@ def switch_language(code: str) -> Any:
     if chosen is None:
         abort(404)
     response = redirect(_safe_next(request.args.get("next")), code=303)
-    response.set_cookie(COOKIE, chosen, max_age=COOKIE_MAX_AGE, samesite="Lax", secure=request.is_secure,
-                        httponly=True)
+    _set_cookie(response, chosen)
     return response
 
 
@@ -132,6 +154,7 @@ def init_app(app: Flask) -> None:
           default_translation_directories=str(TRANSLATIONS_DIR))
     app.before_request(_before)
     app.after_request(_vary)
+    app.after_request(_remember)
     app.teardown_request(_after)
     app.context_processor(_context)
     app.jinja_env.globals.update(
