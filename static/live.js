@@ -5,6 +5,10 @@
    few rows changed (a hand recorded or voided on the history page), just those rows, which
    replace their old selves or go in at their place. While a poll is under way the region is
    aria-busy; the next poll is set (on the page's clock) before that mark goes.
+   The status says "Offline" while the phone has no connection (or the page is a copy kept on
+   the phone) and "Live" once the server answers again; an answer that brings the page up to
+   date ends its being a kept copy (the "You are offline" note goes, "tonk:live" is sent), and
+   the offline queue's "tonk:sent" (kept hands were just sent) asks at once.
    Without this file the page shows a Refresh link instead. */
 (function () {
   "use strict";
@@ -53,7 +57,16 @@
 
     document.documentElement.classList.add("live-on");
     if (refresh) refresh.hidden = true;
-    say(t("live"), "ok");
+    if (!navigator.onLine || keptCopy()) say(t("offline"), "off");
+    else say(t("live"), "ok");
+
+    function keptCopy() { return document.documentElement.hasAttribute("data-kept-copy"); }
+    // the server answered and the page shows its version: no longer the copy the phone kept
+    function current() {
+      if (!keptCopy()) return;
+      document.documentElement.removeAttribute("data-kept-copy");
+      document.dispatchEvent(new CustomEvent("tonk:live"));
+    }
 
     function say(text, state) {
       if (!status) return;
@@ -177,15 +190,20 @@
         return response.json().then(function (body) { return { body: body, tag: tag }; });
       }).then(function (answer) {
         failures = 0;
+        var shown = !answer;
         if (answer) {
           // keep the tag only once the page shows this version (a region held back while typing
           // must be fetched again)
-          if (apply(answer.body)) etag = answer.tag;
+          shown = apply(answer.body);
+          if (shown) etag = answer.tag;
         }
+        if (shown) current();
         say(t("live"), "ok");
       }).catch(function () {
         failures += 1;
-        if (stopped || failures >= STALE_AFTER) {
+        if (!stopped && !navigator.onLine) {
+          say(t("offline"), "off");
+        } else if (stopped || failures >= STALE_AFTER) {
           say(stopped ? t("not_live") : t("offline_retrying"), "off");
           if (refresh) refresh.hidden = false;
         }
@@ -201,6 +219,9 @@
       else schedule(0);
     });
     window.addEventListener("pageshow", function (event) { if (event.persisted) schedule(0); });
+    window.addEventListener("offline", function () { if (!stopped) say(t("offline"), "off"); });
+    window.addEventListener("online", function () { schedule(0); });
+    document.addEventListener("tonk:sent", function () { schedule(0); });
     schedule(every);
   }
 

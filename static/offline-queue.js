@@ -6,10 +6,15 @@
      filled in from its address (what the earlier steps carried).
    - On a record page without a connection, "Check payouts" (or "Save hand") keeps the hand in
      IndexedDB with a fresh idempotency key and the next hand number, and goes back to the table.
+   - While offline, beside "Check payouts": the hand is kept, its payouts come when it is sent;
+     back on the table, a line says which hand was kept, and the next entry is numbered after
+     the hands kept ("Hand 5: how did it end?" with hands 3 and 4 kept).
    - A badge says "2 waiting to send". When the connection returns, the hands are sent in order
      to the record flow's save (the page's CSRF token, Accept: application/json); the key makes
      each one recorded exactly once even if an answer is lost. A refusal (number taken, night
      closed, a rule) stays on its hand with the server's message, "Fix and save" and "Discard".
+     Each hand sent has its own line in a list; the live page is asked to follow at once
+     ("tonk:sent", static/live.js), which ends the "You are offline" note.
    Without JavaScript none of this runs and the pages work online as before. */
 (function () {
   "use strict";
@@ -22,6 +27,7 @@
   var OFFLINE_PAGE = "/offline-page"; // the offline page in the page's language, for static/sw.js
   var script = document.currentScript;
   var sending = false;
+  var KEPT_NOTE = "tonk-kept"; // sessionStorage: the hand just kept, said on the table it goes back to
 
   // -- storage ------------------------------------------------------------------------------
   function openDb() {
@@ -99,12 +105,16 @@
         created: new Date().toISOString()
       }).then(function () {
         if (navigator.vibrate) navigator.vibrate(40);
+        try {
+          sessionStorage.setItem(KEPT_NOTE, JSON.stringify({ session: session, number: number }));
+        } catch (e) { /* no storage: the badge still says it waits */ }
         if (navigator.serviceWorker && navigator.serviceWorker.controller) {
           window.location.href = saveForm.getAttribute("data-table-url"); // the table, as kept
           return;
         }
         // no service worker (a plain-http address on the Wi-Fi): stay here, the hand is kept
-        say([t("hand_kept", { number: number })]);
+        sessionStorage.removeItem(KEPT_NOTE);
+        say([t("hand_kept_payouts", { number: number })]);
         return render();
       });
     });
@@ -167,6 +177,21 @@
         if (!isNaN(last)) dealer.value = String((last + 1) % dealer.options.length);
       });
     }
+    // offline, the button that goes on to the payouts keeps the hand instead: say so beside it
+    var hints = [];
+    form.querySelectorAll("button[data-offline-keep]").forEach(function (button) {
+      var hint = document.createElement("p");
+      hint.className = "hint offline-keep-hint";
+      hint.setAttribute("data-offline-keep-hint", "");
+      hint.textContent = t("payouts_when_sent");
+      var row = button.parentNode;
+      row.parentNode.insertBefore(hint, row.nextSibling);
+      hints.push(hint);
+    });
+    function showHints() { hints.forEach(function (hint) { hint.hidden = navigator.onLine; }); }
+    showHints();
+    window.addEventListener("online", showHints);
+    window.addEventListener("offline", showHints);
     form.addEventListener("submit", function (event) {
       var button = event.submitter;
       if (navigator.onLine || !button || !button.hasAttribute("data-offline-keep")) return;
@@ -201,6 +226,7 @@
     if (sending || !navigator.onLine) return Promise.resolve();
     sending = true;
     var news = [];
+    var sent = false;
     return allItems().then(function (items) {
       var blocked = {};
       var chain = Promise.resolve(true);
@@ -216,6 +242,7 @@
             if (answer.status >= 500) return false; // the server is not there yet: try later
             if (answer.ok && answer.data && answer.data.number) {
               news.push(answer.data.message);
+              sent = true;
               return deleteItem(item.id).then(function () { return true; });
             }
             if (error === "hand_number_gap" && answer.data.next_number) {
@@ -225,6 +252,7 @@
               return putItem(item).then(function () { return send(item); }).then(function (again) {
                 if (again.ok && again.data && again.data.number) {
                   news.push(again.data.message);
+                  sent = true;
                   return deleteItem(item.id).then(function () { return true; });
                 }
                 return refuse(item, again, blocked);
@@ -238,6 +266,7 @@
     }).then(function () {
       sending = false;
       if (news.length) say(news);
+      if (sent) document.dispatchEvent(new CustomEvent("tonk:sent"));
       return render();
     }, function () {
       sending = false;
@@ -253,17 +282,64 @@
   }
 
   // -- showing the queue ----------------------------------------------------------------------
+  // One line, or a list of one line per hand (several hands sent at once).
   function say(lines) {
     var box = document.getElementById("queue-news");
     if (!box) {
-      box = document.createElement("p");
+      box = document.createElement("div");
       box.id = "queue-news";
       box.className = "flash flash-success";
       box.setAttribute("role", "status");
       var main = document.getElementById("main");
       if (main) main.insertBefore(box, main.firstChild);
     }
-    box.textContent = lines.join(" ");
+    box.textContent = "";
+    if (lines.length === 1) {
+      box.textContent = lines[0];
+      return;
+    }
+    var list = document.createElement("ul");
+    list.className = "queue-news-list";
+    lines.forEach(function (line) {
+      var item = document.createElement("li");
+      item.textContent = line;
+      list.appendChild(item);
+    });
+    box.appendChild(list);
+  }
+
+  // The hand just kept, said once on the table the phone went back to.
+  function sayKept() {
+    var note = null;
+    try {
+      note = JSON.parse(sessionStorage.getItem(KEPT_NOTE) || "null");
+      sessionStorage.removeItem(KEPT_NOTE);
+    } catch (e) { return; }
+    if (note && note.session === sessionOf() && document.querySelector("[data-live-region]")) {
+      say([t("hand_kept_payouts", { number: note.number })]);
+    }
+  }
+
+  // The next entry's number comes after the hands kept on this phone: the table's "Hand 3:
+  // how did it end?" (data-next-hand, the server's number) and a record page's step line
+  // ("Hand 3 · Step 1 of 2", after the number its form carries).
+  function numberNext(kept) {
+    var after = 0;
+    kept.forEach(function (item) { after = Math.max(after, item.number + 1); });
+    if (!after) return;
+    document.querySelectorAll("[data-next-hand]").forEach(function (node) {
+      var shown = parseInt(node.getAttribute("data-next-hand"), 10) || 0;
+      if (after <= shown) return;
+      node.textContent = t(node.getAttribute("data-next-words") || "hand_number", { number: after });
+    });
+    var step = document.querySelector("p.step-count");
+    var carried = document.querySelector("#record-form input[name=number]");
+    var was = carried ? parseInt(carried.value, 10) : NaN;
+    if (!step || isNaN(was) || after <= was) return;
+    var old = t("hand_number", { number: was });
+    if (step.textContent.indexOf(old) === 0) {
+      step.textContent = t("hand_number", { number: after }) + step.textContent.slice(old.length);
+    }
   }
 
   function fixUrl(item) {
@@ -284,6 +360,7 @@
     return allItems().then(function (items) {
       var session = sessionOf();
       var shown = session ? items.filter(function (item) { return item.session === session; }) : items;
+      if (session) numberNext(shown);
       var box = document.getElementById("offline-queue");
       if (!shown.length) {
         if (box) box.remove();
@@ -451,7 +528,10 @@
     }
     ready.then(function () { document.documentElement.setAttribute("data-offline-ready", "1"); });
     watchRecordPage();
+    sayKept();
     render().then(flush);
+    // the live page follows the server again (static/live.js): the note and the queue say so
+    document.addEventListener("tonk:live", render);
     window.addEventListener("online", function () { render().then(flush); });
     window.addEventListener("offline", render);
     setInterval(function () { if (navigator.onLine) flush(); }, RETRY_MS);

@@ -35,12 +35,17 @@ SENTENCES: Mapping[str, str] = {
     "card_held_by": N_("{name} has this card"),
     "card_held_by_another": N_("Another player has this card"),
     # live.js
+    "offline": N_("Offline"),
     "live": N_("Live"),
     "not_live": N_("Not live"),
     "offline_retrying": N_("Offline, retrying…"),
     # offline-queue.js
     "hand": N_("Hand"),
     "hand_kept": N_("Hand {number} is kept on this phone and sent when the connection returns."),
+    "hand_kept_payouts": N_("Hand {number} is kept on this phone; its payouts are shown when it is sent."),
+    "payouts_when_sent": N_("You are offline: this hand is kept on this phone, and its payouts are shown when it is sent."),
+    "hand_title": N_("Hand {number}: how did it end?"),
+    "hand_number": N_("Hand {number}"),
     "hand_not_taken": N_("The server did not take this hand ({status}). Open it, check it and save it again."),
     "queue_sending": N_("Kept on this phone; sending them in order."),
     "queue_waiting": N_("Kept on this phone; they are sent in order when the connection returns."),

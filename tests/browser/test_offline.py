@@ -128,8 +128,8 @@ def test_two_hands_saved_offline_are_recorded_once_each_when_back_online(
 
     go_online(page, wifi)
     page.wait_for_selector("#offline-queue", state="detached", timeout=20_000)
-    assert page.locator("#queue-news").inner_text() == (
-        "Hand 1 recorded: Dee won $0.75 Hand 2 recorded: Rosa won $1.50")
+    assert page.locator("#queue-news li").all_inner_texts() == [  # one line per hand (issue 23 item 3)
+        "Hand 1 recorded: Dee won $0.75", "Hand 2 recorded: Rosa won $1.50"]
     body = hands.get(f"{base}/api/v1/sessions/{session_id}/hands", headers={"Authorization": f"Bearer {token}"}).json()
     assert [(h["number"], h["outcome"]["kind"], h["dealer"]) for h in body["hands"]] == [
         (1, "knock", "Tomás"), (2, "tonk_out", "Dee")]
@@ -232,8 +232,8 @@ def test_a_deal_tonk_entered_offline_step_by_step_is_recorded_once(
 
     go_online(page, wifi)
     page.wait_for_selector("#offline-queue", state="detached", timeout=20_000)
-    assert page.locator("#queue-news").inner_text() == (
-        "Hand 1 recorded: Rosa won $1.50 Hand 2 recorded: Dee won $1.50")
+    assert page.locator("#queue-news li").all_inner_texts() == [  # one line per hand (issue 23 item 3)
+        "Hand 1 recorded: Rosa won $1.50", "Hand 2 recorded: Dee won $1.50"]
     page.reload()  # sending again (another page load) records nothing twice
     wait_until_offline_ready(page, controlled=False)
     auth = {"Authorization": f"Bearer {token}"}
