@@ -220,6 +220,9 @@ def test_a_download_or_an_api_answer_in_another_language_leaves_the_phone_alone(
     text = client.get(f"{night}/settlement.txt?lang=tr", headers=open_night["headers"])
     assert text.mimetype == "text/plain" and "Set-Cookie" not in text.headers
     assert page_lang(client.get("/")) == "lo"
+    kept = client.get(f"/s/{open_night['id']}?lang=tr", headers={"X-Offline-Copy": "1"})
+    assert kept.status_code == 200 and "Set-Cookie" not in kept.headers  # a copy kept for offline
+    assert page_lang(client.get("/")) == "lo"
 
 
 @pytest.mark.parametrize("target", ["//evil.example", "https://evil.example/", "/\\evil.example", "evil.example"])

@@ -74,9 +74,11 @@ def _after(_error: BaseException | None = None) -> None:
 def _remember(response: Response) -> Response:
     """A page asked for with a known ``?lang=`` other than the phone's cookie remembers it for
     the phone (the ``lang`` cookie, as :func:`switch_language` sets it): pages (``text/html``)
-    and redirects only, never a download or an API answer."""
+    and redirects only, never a download or an API answer, nor the copies the phone keeps for
+    offline (``X-Offline-Copy``: asked in the page's own language, which the phone may read by
+    its settings rather than by choice)."""
     asked = request.args.get("lang")
-    if not asked:
+    if not asked or request.headers.get("X-Offline-Copy"):
         return response
     page = response.mimetype == "text/html" or 300 <= response.status_code < 400
     code = known(asked, pseudo=_allow_pseudo())
