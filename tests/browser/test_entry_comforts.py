@@ -72,3 +72,26 @@ def test_the_deal_tonk_grid_shows_a_suit_per_row(phone: Any, live_server: str, n
     with page.expect_navigation():
         page.get_by_role("button", name="Save hand").tap()
     assert page.locator(".flash").first.inner_text() == "Hand 1 recorded: Rosa won $1.50"
+
+
+def test_a_tapped_tongits_points_field_is_replaced_by_what_is_typed(phone: Any, live_server: str) -> None:
+    page = phone
+    page.goto(live_server + "/")
+    page.locator("#field-game label.option").filter(has_text="Tong-its").tap()
+    for i, name in enumerate(["Ligaya", "Dodong", "Marisol"]):
+        page.locator(f"#player-{i}").fill(name)
+    page.locator("#stake").fill("5")
+    page.locator("#currency").select_option("PHP")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the night").tap()
+    with page.expect_navigation():
+        page.locator('.quick-outcomes button[value="stock_out"]').tap()
+    for seat, points in enumerate(("7", "12", "20")):
+        page.locator(f"#total-{seat}").fill(points)
+    page.locator("#total-1").tap()
+    page.locator("#total-0").tap()
+    page.keyboard.type("4")
+    assert page.locator("#total-0").input_value() == "4"
+    page.locator("#total-2").tap()
+    page.keyboard.type("9")
+    assert page.locator("#total-2").input_value() == "9"
