@@ -28,6 +28,7 @@ from ledger.clubs.reasons import explained_plan_json
 from ledger.i18n import N_
 from ledger.night import handles as night_handles
 from ledger.night.payments import settlement_plan
+from ledger.settlement.handoffs import HANDLE_LABELS
 from ledger.storage.db import get_session
 
 
@@ -116,7 +117,7 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-_BRANDS = {"venmo": "Venmo @{}", "cashapp": "Cash App ${}", "paypal": "paypal.me/{}", "upi": "UPI {}", "iban": "IBAN {}"}
+_BRANDS = HANDLE_LABELS
 
 
 @bp.get("/sessions/<session_id>/settlement.txt")

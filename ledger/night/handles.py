@@ -47,14 +47,25 @@ def player_handles(db: Session, night: GameSession, name: str) -> dict[str, Any]
     return {"player": row.player, "handles": dict(row.handles or {})}
 
 
+def handles_in_pdf(db: Session, night: GameSession, name: str) -> bool:
+    """Whether player ``name`` ticked "Show my handles in PDF statements" (False for a name that
+    never sat)."""
+    wanted = name_key(name)
+    return any(name_key(row.player) == wanted and row.handles_in_pdf for row in db.exec(
+        select(PlayerFigures).where(PlayerFigures.session_id == night.id)))
+
+
 def set_player_handles(db: Session, night: GameSession, name: str, raw: Mapping[str, Any],
-                       actor: Actor) -> dict[str, Any]:
+                       actor: Actor, *, claimed: bool = False, in_pdf: bool | None = None) -> dict[str, Any]:
     """Replace player ``name``'s handles with ``raw`` (checked, :func:`clean_handles`); committed
-    with a ``handles_set`` event naming the kinds (never the values). 403 ``role_forbidden`` for
-    a viewer or another player's phone, 404 ``player_not_found``, 422 ``invalid_handle``."""
+    with a ``handles_set`` event naming the kinds (never the values). ``claimed``: this phone said
+    it is that player ("This is me", :mod:`ledger.web.me`), which makes it the player's own phone;
+    ``in_pdf``: the player's opt-in to show them in their statement PDF (None keeps it). 403
+    ``role_forbidden`` for a viewer or another player's phone, 404 ``player_not_found``, 422
+    ``invalid_handle``."""
     actor.require("handles")
     row = _row(db, night, name)
-    if actor.role != "host" and not _own_phone(db, actor, row.player):
+    if actor.role != "host" and not claimed and not _own_phone(db, actor, row.player):
         raise NightError(403, "role_forbidden", NOT_YOUR_HANDLES, "name")
     try:
         handles = clean_handles(raw)
@@ -63,8 +74,11 @@ def set_player_handles(db: Session, night: GameSession, name: str, raw: Mapping[
     begin_write(db)
     row = _row(db, night, name)
     row.handles = handles or None
+    if in_pdf is not None:
+        row.handles_in_pdf = in_pdf
     db.add(row)
-    audit(db, night, actor, "handles_set", player=row.player, kinds=sorted(handles))
+    audit(db, night, actor, "handles_set", player=row.player, kinds=sorted(handles),
+          **({} if in_pdf is None else {"in_pdf": in_pdf}))
     db.commit()
     return {"player": row.player, "handles": dict(handles)}
 
