@@ -28,7 +28,7 @@ from ledger.clubs.reasons import explained_plan_json
 from ledger.i18n import N_
 from ledger.night import handles as night_handles
 from ledger.night.payments import settlement_plan
-from ledger.settlement.handoffs import HANDLE_LABELS
+from ledger.statements.settle_text import settle_up_text
 from ledger.storage.db import get_session
 
 
@@ -117,37 +117,13 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-_BRANDS = HANDLE_LABELS
-
-
 @bp.get("/sessions/<session_id>/settlement.txt")
 def settlement_text(session_id: str) -> Response:
     """The settle-up as plain text for the group chat, in the reader's language (``?lang=``,
     else ``Accept-Language``): the night's name, then one line per transfer with the payee's
     handle that fits the currency (the first of ``pay`` that has a handle to name). Any token of
     the night."""
-    from ledger.i18n import _, format_locale
-    from ledger.money import format_minor
-
     night = authorised_night(session_id)
-    db = get_session()
-    transfers = [t.to_json() for t in settlement_plan(db, night).transfers]
-    offers = night_handles.transfer_hand_offs(db, night, transfers)
-    handles = night_handles.payee_handles(db, night)
-    lines = [_("Settle up: {night}", night=night.name)]
-    for transfer, offered in zip(transfers, offers):
-        amount = format_minor(transfer["amount"], night.currency, format_locale())
-        named = [_BRANDS[o.kind].format(handles[transfer["to"]][o.kind]) for o in offered if o.kind in _BRANDS]
-        if transfer["to"] == "pot":
-            lines.append(_("{payer} puts {amount} into the pot", payer=transfer["from"], amount=amount))
-        elif named:
-            lines.append(_("{payer} pays {payee} {amount} ({handle})", payer=transfer["from"], payee=transfer["to"],
-                           amount=amount, handle=named[0]))
-        else:
-            lines.append(_("{payer} pays {payee} {amount}", payer=transfer["from"], payee=transfer["to"],
-                           amount=amount))
-    if not transfers:
-        lines.append(_("Everyone is square: nobody owes anything."))
-    response = Response("\n".join(lines) + "\n", mimetype="text/plain")
+    response = Response(settle_up_text(get_session(), night), mimetype="text/plain")
     response.headers["Cache-Control"] = "private, no-store"
     return response
