@@ -5,7 +5,7 @@
      payments), else the clipboard, saying so in the status line; the link to the text stays.
    - "Did you pay?" on return: tapping a payee's app button remembers its line (sessionStorage,
      this tab); when the page is seen again (visibilitychange, pageshow from the back/forward
-     cache), that line's hand-off opens with its question "Did {payer} pay {payee} {amount}?"
+     cache) or loaded again (back from the app's web page), that line's hand-off opens with its question "Did {payer} pay {payee} {amount}?"
      brought into view and its "Yes, paid" button focused. Nothing is recorded unless the person
      taps yes; the form carries its submission key, so a double tap is one payment.
 
@@ -70,7 +70,8 @@
     if (!kept || kept.night !== night()) return;
     var line = document.getElementById(kept.line);
     var form = line && line.querySelector("form.did-you-pay");
-    if (!form) { forget(); return; } // that line is paid or gone
+    forget(); // asked once: the question stays in the open hand-off
+    if (!form) return; // that line is paid or gone
     line.open = true;
     form.classList.add("asking");
     form.scrollIntoView({ block: "center" });
@@ -91,4 +92,7 @@
   });
   document.addEventListener("visibilitychange", ask);
   window.addEventListener("pageshow", function (event) { if (event.persisted) ask(); });
+  // back in the same tab after the app's web page (a fresh load, not the back/forward cache)
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ask);
+  else ask();
 })();
