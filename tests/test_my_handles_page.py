@@ -29,7 +29,7 @@ def post(phone: Any, url: str, table: str, data: dict[str, str]) -> Any:
 
 
 def form_of(page: str) -> str:
-    found = re.search(r'<form method="post" action="[^"]+/me/handles"[^>]*>(.*?)</form>', page, re.S)
+    found = re.search(r'<form method="post" action="[^"]+/me/handles"[^>]*>(.*?)</form>', page, re.DOTALL)
     assert found, "no handles form"
     return found.group(1)
 

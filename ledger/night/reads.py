@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from sqlalchemy import Text, bindparam, cast
+from sqlalchemy import Text, bindparam, cast, true
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
@@ -218,7 +218,7 @@ def report_source(db: Session, night: GameSession) -> ReportSource:
 def _handles_shown(db: Session, night: GameSession) -> dict[str, tuple[tuple[str, str], ...]]:
     """The handles of the players who ticked "Show my handles in PDF statements" (one query)."""
     rows = db.exec(select(PlayerFigures.player, PlayerFigures.handles).where(
-        PlayerFigures.session_id == night.id, PlayerFigures.handles_in_pdf == True))  # noqa: E712
+        PlayerFigures.session_id == night.id, PlayerFigures.handles_in_pdf == true()))
     return {player: shown for player, handles in rows if handles and (shown := shown_handles(handles, night.currency))}
 
 
