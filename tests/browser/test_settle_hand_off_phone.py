@@ -80,3 +80,61 @@ def test_set_a_handle_close_tap_the_hand_off_come_back_and_answer_yes(phone: Any
     assert phone.locator("details#hand-off-1 form.did-you-pay .did-you-pay-question").inner_text() != (
         f"Did {first['from']} pay Dee ${dollars}?")  # that line is gone from the plan
     assert phone.locator("form.did-you-pay.asking").count() == 0  # asked once, not again
+
+
+SHARE_SHEET = """() => {
+  window.__shared = null;
+  Object.defineProperty(navigator, "share", {configurable: true, value: (data) => {
+    window.__shared = data.text; return Promise.resolve(); }});
+}"""
+NO_SHARE_SHEET = """() => {
+  window.__copied = null;
+  Object.defineProperty(navigator, "share", {configurable: true, value: undefined});
+  Object.defineProperty(navigator, "clipboard", {configurable: true, value: {writeText: (text) => {
+    window.__copied = text; return Promise.resolve(); }}});
+}"""
+
+
+def test_share_the_settle_up_with_the_share_sheet_or_the_clipboard(phone: Any, live_server: str) -> None:
+    api = f"{live_server}/api/v1/sessions"
+    created = phone.request.post(api, data={
+        "name": "Friday at Dee's", "currency": "USD", "stake": 25, "ruleset": {"preset": "classic"},
+        "players": ["Marcus", "Dee", "Rosa"], "first_dealer": "Marcus"}).json()
+    host = {"Authorization": f"Bearer {created['token']}"}
+    night = f"{api}/{created['id']}"
+    assert phone.request.post(f"{night}/hands", headers=host,
+                              data={"outcome": {"kind": "tonk_out", "winner": "Dee"}}).status == 201
+    assert phone.request.put(f"{night}/players/Dee/handles", headers=host, data={"venmo": "Dee-Santos"}).status == 200
+    text = phone.request.get(f"{night}/settlement.txt?lang=en", headers=host).text()
+    assert "(Venmo @Dee-Santos)" in text
+    phone.goto(f"{live_server}/join/{created['id']}/{created['token']}")
+    phone.goto(f"{live_server}/s/{created['id']}/settle")
+    button = phone.locator("#share-settle-up")
+    assert button.is_visible() and phone.locator("#settle-text-link").is_visible()
+
+    phone.evaluate(SHARE_SHEET)
+    button.tap()
+    phone.wait_for_function("() => window.__shared !== null")
+    assert phone.evaluate("() => window.__shared") == text
+
+    phone.evaluate(NO_SHARE_SHEET)
+    button.tap()
+    phone.locator("#share-settle-status", has_text="Copied: paste it into the group chat.").wait_for()
+    assert phone.evaluate("() => window.__copied") == text
+
+
+def test_without_javascript_the_text_link_stays(phone_without_js: Any, live_server: str) -> None:
+    page = phone_without_js
+    api = f"{live_server}/api/v1/sessions"
+    created = page.request.post(api, data={
+        "name": "Friday at Dee's", "currency": "USD", "stake": 25, "ruleset": {"preset": "classic"},
+        "players": ["Marcus", "Dee"], "first_dealer": "Marcus"}).json()
+    host = {"Authorization": f"Bearer {created['token']}"}
+    assert page.request.post(f"{api}/{created['id']}/hands", headers=host,
+                             data={"outcome": {"kind": "tonk_out", "winner": "Dee"}}).status == 201
+    page.goto(f"{live_server}/join/{created['id']}/{created['token']}")
+    page.goto(f"{live_server}/s/{created['id']}/settle")
+    assert not page.locator("#share-settle-up").is_visible()  # it needs JavaScript
+    page.locator("#settle-text-link").tap()
+    page.wait_for_url(lambda url: "/settle.txt" in url)
+    assert page.locator("body").inner_text().splitlines()[0] == "Settle up: Friday at Dee's"
