@@ -2,7 +2,7 @@
 "This is me" and keeps a Venmo handle, the night closes, the settle page's Venmo button opens the
 payee's pre-filled link (the venmo.com page is intercepted), coming back asks "Did … pay …?",
 and only "Yes, paid" records it: exactly one payment, and the plan loses that line. Conditions
-only, never sleeps. Screenshot: /tmp/settle-hand-off.png."""
+only, never sleeps. Screenshots: /tmp/my-handles.png, /tmp/settle-hand-off.png."""
 from __future__ import annotations
 
 from typing import Any
@@ -38,6 +38,7 @@ def test_set_a_handle_close_tap_the_hand_off_come_back_and_answer_yes(phone: Any
     assert phone.locator("#handle-venmo").is_visible()
     assert not phone.locator("#handle-upi").is_visible()
     phone.locator("#handle-venmo").fill("@Dee-Santos")
+    phone.locator("#my-handles").screenshot(path="/tmp/my-handles.png")
     tap_and_wait(phone, phone.locator("#my-handles-save"))
     assert phone.request.get(f"{night}/players/Dee/handles", headers=host).json()["handles"] == {"venmo": "Dee-Santos"}
 
