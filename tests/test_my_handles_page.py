@@ -106,3 +106,25 @@ def test_the_statement_shows_the_handles_only_when_ticked(app: Any, client: Any,
     assert "Pay Marcus: Venmo @Marcus-R" in ticked and "okaxis" not in ticked
     others = pdf_text(client.get(f"/api/v1/sessions/{night['id']}/statements/1.pdf", headers=headers).data)
     assert "Marcus-R" not in others  # only in Marcus's own statement
+
+
+def test_another_phone_saying_this_is_me_cannot_replace_the_handles(
+        app: Any, client: Any, night_data: dict[str, Any]) -> None:
+    phone, night = player_phone(app, client, night_data, "USD")
+    table = f"/s/{night['id']}"
+    seat = str(night_data["players"].index("Marcus") + 1)
+    assert post(phone, f"{table}/me", table, {"seat": seat}).status_code == 302
+    assert post(phone, f"{table}/me/handles", table, {"venmo": "Marcus-R"}).status_code == 302
+    other = app.test_client()
+    assert other.get(f"/join/{night['id']}/{night['player_token']}").status_code == 302
+    assert post(other, f"{table}/me", table, {"seat": seat}).status_code == 302
+    refused = post(other, f"{table}/me/handles", table, {"venmo": "Not-Marcus"})
+    assert refused.status_code == 403
+    assert ("Marcus's payment handles were set from another phone; only that phone or the host can change them."
+            in html.unescape(refused.get_data(as_text=True)))
+    url = f"/api/v1/sessions/{night['id']}/players/Marcus/handles"
+    headers = bearer(night["token"])
+    assert client.get(url, headers=headers).get_json()["handles"] == {"venmo": "Marcus-R"}
+    assert post(phone, f"{table}/me/handles", table, {"venmo": "Marcus-Rb"}).status_code == 302  # its own, again
+    assert client.put(url, headers=headers, json={"venmo": "Marcus-Host"}).status_code == 200  # the host may
+    assert post(phone, f"{table}/me/handles", table, {"venmo": "Marcus-R"}).status_code == 403  # now the host's

@@ -78,6 +78,9 @@ class PlayerFigures(SQLModel, table=True):
     handles: dict[str, str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     # the player's own opt-in: their handles in their statement PDF (issue 22); never without it
     handles_in_pdf: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=false()))
+    # the access key (phone) that last set the handles: a phone that only said "This is me" may
+    # replace handles it set itself, never another phone's (ledger.night.handles)
+    handles_key_id: int | None = Field(default=None)
 
 
 class NightAccount(SQLModel, table=True):
