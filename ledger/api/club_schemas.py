@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates, validates_schema
 
-from ledger.api.responses import Answer, MONEY, SettlePlanSchema, TransferSchema, _net
+from ledger.api.responses import Answer, HandOffSchema, MONEY, SettlePlanSchema, TransferSchema, _net
 from ledger.api.schemas import AMOUNT_BOUNDS, MAX_NUMBER, NAME_BOUNDS
 from ledger.clubs.import_schema import ClubImportSchema  # noqa: F401  (the import's body, its shape and bounds)
 from ledger.i18n import LANGUAGES
@@ -203,10 +203,20 @@ class ClubTransferSchema(TransferSchema):
     because = fields.List(fields.Nested(ClubBecauseSchema), required=True, metadata={
         "description": "The nights that explain this transfer, oldest first, summing exactly to `amount` "
                        "(the payer's most recent nights that carried a debt)."})
+    pay = fields.List(fields.Nested(HandOffSchema), metadata={
+        "description": "The payee member's payment hand-offs that fit the club's currency, with the exact amount "
+                       "and the note \"Tonk Ledger · <club name>\" (issue 22; the same kinds as a night's). Absent "
+                       "when the payee keeps none that fits. Opening one marks nothing paid."})
 
 
 class ClubSettlementSchema(SettlePlanSchema):
     transfers = fields.List(fields.Nested(ClubTransferSchema), required=True)
+
+
+class ClubSettlementAnswerSchema(ClubSettlementSchema):
+    """``GET /clubs/{id}/settlement``: the club's plan and each member's running balance."""
+
+    balances = _net("Each member's running club balance (carried nights less payments).")
 
 
 class ClubSchema(Answer):

@@ -8,7 +8,9 @@ handle: the body replaces every handle). → 200 ``{"player", "handles"}`` (nigh
 player's phone (a host or the owner may set anyone's), 404 ``player_not_found`` /
 ``member_not_found``, 422 ``invalid_handle`` naming the field (:mod:`ledger.settlement.handoffs`).
 ``GET`` is open to any token of that night or club (another night's token: 403 ``forbidden``).
-``GET /sessions/{id}/settlement/{n}/qr.svg`` draws transfer ``n``'s hand-off as a QR code.
+``GET /sessions/{id}/settlement/{n}/qr.svg`` draws transfer ``n``'s hand-off as a QR code;
+``GET /clubs/{id}/settlement`` is the club's plan with each transfer's ``pay`` and
+``GET /clubs/{id}/settlement/{n}/qr.svg`` draws one of its lines.
 """
 from __future__ import annotations
 
@@ -20,9 +22,13 @@ from ledger.api.clubs import club_authorised
 from ledger.api.errors import ApiError
 from ledger.api.requests import authorised, authorised_night, bp, json_body
 from ledger.clubs import handles as club_handles
+from ledger.clubs.books import balances as club_balances
+from ledger.clubs.books import settlement_plan as club_plan
+from ledger.clubs.reasons import explained_plan_json
 from ledger.i18n import N_
 from ledger.night import handles as night_handles
 from ledger.night.payments import settlement_plan
+from ledger.statements.settle_text import settle_up_text
 from ledger.storage.db import get_session
 
 
@@ -61,7 +67,33 @@ def settlement_qr(session_id: str, line: int) -> Response:
     transfers = [t.to_json() for t in settlement_plan(db, night).transfers]
     if line > len(transfers):
         raise ApiError(404, "transfer_not_found", N_("The settle-up has no line {line}."), "line", line=line)
-    offers = night_handles.transfer_hand_offs(db, night, [transfers[line - 1]])[0]
+    return _qr_answer(night_handles.transfer_hand_offs(db, night, [transfers[line - 1]])[0])
+
+
+@bp.get("/clubs/<club_id:club_id>/settlement")
+def club_settlement(club_id: str) -> Any:
+    """The club's plan as ``GET /clubs/{id}`` shows it (``{transfers: [{from, to, amount, because,
+    pay?}], transfer_count, minimal}``, :func:`ledger.clubs.reasons.explained_plan_json`), with
+    ``balances`` (each member's running balance, minor units). Any token of the club."""
+    club, _actor = club_authorised(club_id)
+    db = get_session()
+    return jsonify(explained_plan_json(db, club) | {"balances": club_balances(db, club)})
+
+
+@bp.get("/clubs/<club_id:club_id>/settlement/<int(min=1, max=2147483647):line>/qr.svg")
+def club_settlement_qr(club_id: str, line: int) -> Response:
+    """The QR code (SVG) of the club plan's transfer ``line`` (1-based, in ``GET
+    /clubs/{id}/settlement`` order), chosen as the night's (:func:`settlement_qr`, ``?kind=``).
+    Any token of the club; 404 ``transfer_not_found``, ``hand_off_not_found``."""
+    club, _actor = club_authorised(club_id)
+    db = get_session()
+    transfers = [t.to_json() for t in club_plan(db, club).transfers]
+    if line > len(transfers):
+        raise ApiError(404, "transfer_not_found", N_("The settle-up has no line {line}."), "line", line=line)
+    return _qr_answer(club_handles.club_transfer_hand_offs(db, club, [transfers[line - 1]])[0])
+
+
+def _qr_answer(offers: list[Any]) -> Response:
     kind = request.args.get("kind")
     chosen = [o for o in offers if o.kind == kind] if kind else (
         [o for o in offers if o.qr_payload] or offers)
@@ -85,37 +117,13 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-_BRANDS = {"venmo": "Venmo @{}", "cashapp": "Cash App ${}", "paypal": "paypal.me/{}", "upi": "UPI {}", "iban": "IBAN {}"}
-
-
 @bp.get("/sessions/<session_id>/settlement.txt")
 def settlement_text(session_id: str) -> Response:
     """The settle-up as plain text for the group chat, in the reader's language (``?lang=``,
     else ``Accept-Language``): the night's name, then one line per transfer with the payee's
     handle that fits the currency (the first of ``pay`` that has a handle to name). Any token of
     the night."""
-    from ledger.i18n import _, format_locale
-    from ledger.money import format_minor
-
     night = authorised_night(session_id)
-    db = get_session()
-    transfers = [t.to_json() for t in settlement_plan(db, night).transfers]
-    offers = night_handles.transfer_hand_offs(db, night, transfers)
-    handles = night_handles.payee_handles(db, night)
-    lines = [_("Settle up: {night}", night=night.name)]
-    for transfer, offered in zip(transfers, offers):
-        amount = format_minor(transfer["amount"], night.currency, format_locale())
-        named = [_BRANDS[o.kind].format(handles[transfer["to"]][o.kind]) for o in offered if o.kind in _BRANDS]
-        if transfer["to"] == "pot":
-            lines.append(_("{payer} puts {amount} into the pot", payer=transfer["from"], amount=amount))
-        elif named:
-            lines.append(_("{payer} pays {payee} {amount} ({handle})", payer=transfer["from"], payee=transfer["to"],
-                           amount=amount, handle=named[0]))
-        else:
-            lines.append(_("{payer} pays {payee} {amount}", payer=transfer["from"], payee=transfer["to"],
-                           amount=amount))
-    if not transfers:
-        lines.append(_("Everyone is square: nobody owes anything."))
-    response = Response("\n".join(lines) + "\n", mimetype="text/plain")
+    response = Response(settle_up_text(get_session(), night), mimetype="text/plain")
     response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.api.club_schemas import ClubSettlementAnswerSchema
 from ledger.api.openapi_parts import json_answer as _json
 from ledger.api.openapi_parts import operation as _op
 
@@ -53,6 +54,15 @@ def handle_paths() -> dict[str, dict[str, Any]]:
             "Accept-Language): one line per transfer, with the payee's handle that fits the currency.",
             {200: {"description": "The text.", "content": {"text/plain": {"schema": {"type": "string"}}}}}, (),
             params=[{"name": "lang", "in": "query", "required": False, "schema": {"type": "string"}}])},
+        "/clubs/{club_id}/settlement": {"get": _op(
+            "The club's plan (as in GET /clubs/{id}) and each member's running balance: each transfer with "
+            "`because` and, when the payee member keeps handles that fit the club's currency, `pay` (any token of "
+            "this club).", {200: _json(ClubSettlementAnswerSchema, "The club's settle-up.")}, ())},
+        "/clubs/{club_id}/settlement/{line}/qr.svg": {"get": _op(
+            "The QR code of a club settle-up line's hand-off (its `qr_payload`, else its `url`), as the night's "
+            "(any token of the club). 404 transfer_not_found, hand_off_not_found.",
+            {200: {"description": "The QR code.", "content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
+            (), params=[KIND])},
         "/clubs/{club_id}/members/{member_id}/handles": {
             "get": _op("A club member's payment handles, used at every club night (any token of this club).",
                        {200: _json(MEMBER_HANDLES, "The handles.")}, ()),

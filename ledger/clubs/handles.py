@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from ledger.clubs.roster import ClubActor, club_event, get_member
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.names import name_key
 from ledger.night.handles import HandleRefused
-from ledger.settlement.handoffs import HandleError, clean_handles
-from ledger.storage.club_models import Club, ClubKey
+from ledger.settlement.handoffs import HandleError, HandOff, clean_handles, hand_offs
+from ledger.storage.club_models import Club, ClubKey, ClubMember
 from ledger.storage.db import begin_write
 
 NOT_YOUR_MEMBER = N_("A member's phone can set only its own payment handles; ask the club's owner.")
@@ -49,3 +49,26 @@ def set_member_handles(db: Session, club: Club, member_id: int, raw: Mapping[str
     club_event(db, club, actor, "member_handles_set", member_id=member.id, kinds=sorted(handles))
     db.commit()
     return {"member_id": member.id, "name": member.name, "handles": dict(handles)}
+
+
+CLUB_NOTE = "Tonk Ledger · {club}"
+"""The note of a club transfer's hand-off: the product's name (a brand, the same in every
+language) and the club's name, as a night's names its game and the night."""
+
+
+def club_payment_note(club: Club) -> str:
+    """``"Tonk Ledger · Friday club"``: the note a club transfer's hand-offs carry."""
+    return CLUB_NOTE.format(club=club.name)
+
+
+def club_transfer_hand_offs(db: Session, club: Club, transfers: list[dict[str, Any]]) -> list[list[HandOff]]:
+    """The hand-offs of each transfer ``{"from", "to", "amount"}`` (minor units) of the club's plan
+    (:func:`ledger.clubs.books.settlement_plan`): the payee member's handles that fit the club's
+    currency (:func:`ledger.settlement.handoffs.hand_offs`, the same as a night's), with the exact
+    amount and the note "Tonk Ledger · <club name>"; none for the pot or a member keeping no
+    handles. One query for every member's handles, whatever the number of nights."""
+    handles = {name: dict(kept) for name, kept in db.exec(
+        select(ClubMember.name, ClubMember.handles).where(ClubMember.club_id == club.id)) if kept}
+    note = club_payment_note(club)
+    return [hand_offs(handles[t["to"]], club.currency, t["amount"], note, t["to"]) if t["to"] in handles else []
+            for t in transfers]

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 from ledger.settlement.allocation import Event, Loss, explain
 from ledger.storage.club_models import Club, ClubCarry, ClubNight, ClubPayment
 from ledger.clubs.pot import POT, owed_pot
+from ledger.clubs.handles import club_transfer_hand_offs
 from ledger.clubs.roster import members_of
 from ledger.storage.models import GameSession
 from ledger.settlement.plan import SettlementPlan, settle
@@ -55,10 +56,15 @@ def explained_plan(db: Session, club: Club) -> tuple[SettlementPlan, tuple[tuple
 
 def explained_plan_json(db: Session, club: Club) -> dict[str, Any]:
     """The club's ``settlement`` as ``GET /api/v1/clubs/{id}`` shows it: ``{transfers:
-    [{from, to, amount, because: [{session_id, amount}]}], transfer_count, minimal}``; a reason
-    that is money paid to the payer beyond what they were owed is ``{payment, amount}``."""
+    [{from, to, amount, because: [{session_id, amount}], pay?}], transfer_count, minimal}``; a reason
+    that is money paid to the payer beyond what they were owed is ``{payment, amount}``; ``pay``:
+    the payee member's hand-offs that fit the club's currency, ``[{kind, url?, qr_payload?}]``
+    (:func:`ledger.clubs.handles.club_transfer_hand_offs`, issue 22), absent when there is none."""
     plan, because = explained_plan(db, club)
     body = plan.to_json()
     for transfer, losses in zip(body["transfers"], because):
         transfer["because"] = [loss.to_json("session_id" if loss.kind == "night" else None) for loss in losses]
+    for transfer, offers in zip(body["transfers"], club_transfer_hand_offs(db, club, body["transfers"])):
+        if offers:  # absent when the payee keeps no handle that fits (the shape before issue 22)
+            transfer["pay"] = [offer.to_json() for offer in offers]
     return body

@@ -23,6 +23,8 @@ from ledger.i18n import N_
 
 NOT_YOUR_HANDLES = N_("A player's phone can set only its own player's payment handles; ask the host.")
 NO_SUCH_PLAYER = N_("{name} has not played at this night.")
+SET_BY_ANOTHER_PHONE = N_("{name}'s payment handles were set from another phone; only that phone or the host can "
+                          "change them.")
 
 
 class HandleRefused(NightError):
@@ -47,15 +49,30 @@ def player_handles(db: Session, night: GameSession, name: str) -> dict[str, Any]
     return {"player": row.player, "handles": dict(row.handles or {})}
 
 
+def handles_in_pdf(db: Session, night: GameSession, name: str) -> bool:
+    """Whether player ``name`` ticked "Show my handles in PDF statements" (False for a name that
+    never sat)."""
+    wanted = name_key(name)
+    return any(name_key(row.player) == wanted and row.handles_in_pdf for row in db.exec(
+        select(PlayerFigures).where(PlayerFigures.session_id == night.id)))
+
+
 def set_player_handles(db: Session, night: GameSession, name: str, raw: Mapping[str, Any],
-                       actor: Actor) -> dict[str, Any]:
+                       actor: Actor, *, claimed: bool = False, in_pdf: bool | None = None) -> dict[str, Any]:
     """Replace player ``name``'s handles with ``raw`` (checked, :func:`clean_handles`); committed
-    with a ``handles_set`` event naming the kinds (never the values). 403 ``role_forbidden`` for
-    a viewer or another player's phone, 404 ``player_not_found``, 422 ``invalid_handle``."""
+    with a ``handles_set`` event naming the kinds (never the values). ``claimed``: this phone said
+    it is that player ("This is me", :mod:`ledger.web.me`), which lets it set that player's handles
+    unless another phone set the ones kept (403 ``role_forbidden``; a host may always);
+    ``in_pdf``: the player's opt-in to show them in their statement PDF (None keeps it). 403
+    ``role_forbidden`` for a viewer or another player's phone, 404 ``player_not_found``, 422
+    ``invalid_handle``."""
     actor.require("handles")
     row = _row(db, night, name)
     if actor.role != "host" and not _own_phone(db, actor, row.player):
-        raise NightError(403, "role_forbidden", NOT_YOUR_HANDLES, "name")
+        if not claimed:
+            raise NightError(403, "role_forbidden", NOT_YOUR_HANDLES, "name")
+        if row.handles and row.handles_key_id != actor.access_key_id:  # said "This is me" only
+            raise NightError(403, "role_forbidden", SET_BY_ANOTHER_PHONE, "name", name=row.player)
     try:
         handles = clean_handles(raw)
     except HandleError as err:
@@ -63,8 +80,12 @@ def set_player_handles(db: Session, night: GameSession, name: str, raw: Mapping[
     begin_write(db)
     row = _row(db, night, name)
     row.handles = handles or None
+    row.handles_key_id = actor.access_key_id
+    if in_pdf is not None:
+        row.handles_in_pdf = in_pdf
     db.add(row)
-    audit(db, night, actor, "handles_set", player=row.player, kinds=sorted(handles))
+    audit(db, night, actor, "handles_set", player=row.player, kinds=sorted(handles),
+          **({} if in_pdf is None else {"in_pdf": in_pdf}))
     db.commit()
     return {"player": row.player, "handles": dict(handles)}
 

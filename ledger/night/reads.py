@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from sqlalchemy import Text, bindparam, cast
+from sqlalchemy import Text, bindparam, cast, true
 from sqlalchemy import select as core_select
 from sqlmodel import Session, select
 
@@ -14,7 +14,8 @@ from ledger.night import figures
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.storage.club_models import ClubNight
-from ledger.storage.models import AuditEvent, GameSession, Hand
+from ledger.storage.models import AuditEvent, GameSession, Hand, PlayerFigures
+from ledger.settlement.handoffs import shown_handles
 from ledger.night.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.night.report import SessionReport
 from ledger.night.report_source import ReportSource
@@ -210,7 +211,15 @@ def report_source(db: Session, night: GameSession) -> ReportSource:
         accounts=figures.kept_accounts(db, night),
         state=figures.kept_state(db, night),
         status=night.status,
+        handles_shown=_handles_shown(db, night),
     )
+
+
+def _handles_shown(db: Session, night: GameSession) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The handles of the players who ticked "Show my handles in PDF statements" (one query)."""
+    rows = db.exec(select(PlayerFigures.player, PlayerFigures.handles).where(
+        PlayerFigures.session_id == night.id, PlayerFigures.handles_in_pdf == true()))
+    return {player: shown for player, handles in rows if handles and (shown := shown_handles(handles, night.currency))}
 
 
 def build_report(db: Session, night: GameSession) -> SessionReport:

@@ -109,6 +109,9 @@ class SessionReport:
     preset_title: str = ""
     #: the night's pot (a game that keeps one: Tong-its), else ``None``
     pot: PotReport | None = None
+    #: each opted-in player's payment handles as named in text (issue 22; only a player who ticked
+    #: "Show my handles in PDF statements"): ``{player: ((kind, text), ...)}``
+    handles_shown: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
 
 # -- figures derived from a report -------------------------------------------------------------

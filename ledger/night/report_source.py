@@ -67,6 +67,9 @@ class ReportSource:
     accounts: dict[str, int] = field(default_factory=dict)
     state: dict[str, Any] | None = None
     status: str = "open"
+    #: the handles of each player who ticked "Show my handles in PDF statements" (issue 22), as
+    #: named in text and fitting the currency: ``{player: (("venmo", "Venmo @Dee-Santos"), ...)}``
+    handles_shown: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     def shape(self) -> SessionReport:
         """The report model: each hand decoded and described (RULES.md §8 results as stored;
@@ -94,7 +97,7 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=tuple(str(line.text) for line in rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
-            carried_into=self.carried_into,
+            carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
         )
 
     def _shape_tongits(self) -> SessionReport:
@@ -152,7 +155,7 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=(preset.description,) if preset is not None else (),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
-            carried_into=self.carried_into,
+            carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
             game_title=str(Sentence(TONGITS_TITLE)),
             preset_title=preset.title if preset is not None else rules.preset,  # type: ignore[attr-defined]
             pot=PotReport(

@@ -94,6 +94,20 @@ GAME_TITLES = {"tonk": "Tonk", "tongits": "Tong-its"}
 """The games' names in a payment note (brand names: the same in every language)."""
 
 
+HANDLE_LABELS = {"venmo": "Venmo @{}", "cashapp": "Cash App ${}", "paypal": "paypal.me/{}", "upi": "UPI {}",
+                 "iban": "IBAN {}"}
+"""How a handle is named in text (the group chat's settle-up, a statement PDF): brand names, the
+same in every language; a ``qr`` handle has no text to name."""
+
+
+def shown_handles(handles: Mapping[str, str], currency: str) -> tuple[tuple[str, str], ...]:
+    """``((kind, text), ...)``: the handles of ``handles`` that fit ``currency`` (:func:`fits`)
+    and can be named in text (:data:`HANDLE_LABELS`), in :data:`KINDS` order: ``("venmo",
+    "Venmo @Dee-Santos")``."""
+    return tuple((kind, HANDLE_LABELS[kind].format(handles[kind])) for kind in KINDS
+                 if kind in handles and kind in HANDLE_LABELS and fits(kind, currency, handles))
+
+
 def payment_note(game: str, night_name: str) -> str:
     """The note a hand-off carries: ``"Tonk · Friday at Dee's"`` (the game's name · the night's name)."""
     return f"{GAME_TITLES.get(game, game.title())} · {night_name}"

@@ -46,6 +46,8 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
         _facts(report, statement, st, money, locale, width),
     ]
     out += _settle(statement, st, money, report.pot is not None)
+    for _kind, handle in report.handles_shown.get(player, ()):  # only when the player ticked it (issue 22)
+        out.append(para(markup(_("Pay {name}: {handle}", name=player, handle=handle)), st.body))
     out += statement_pot(report, player, st, money)
     if any(not h.voided for h in statement.hands):
         out.append(CondPageBreak(75 * mm))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, Column, Index, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from ledger.storage.columns import UTC, UTCDateTime, utcnow  # noqa: F401  (UTC, UTCDateTime: read from here by the migrations)
@@ -76,6 +76,11 @@ class PlayerFigures(SQLModel, table=True):
     # the player's payment handles at this night (issue 22, ledger.settlement.handoffs.clean_handles);
     # None: none kept. Read only by this night's tokens (ledger.night.handles).
     handles: dict[str, str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # the player's own opt-in: their handles in their statement PDF (issue 22); never without it
+    handles_in_pdf: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=false()))
+    # the access key (phone) that last set the handles: a phone that only said "This is me" may
+    # replace handles it set itself, never another phone's (ledger.night.handles)
+    handles_key_id: int | None = Field(default=None)
 
 
 class NightAccount(SQLModel, table=True):

@@ -23,7 +23,7 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import NotFound
 
 from ledger.web import (  # noqa: F401  (register routes)
-    amend, club_carry, club_devices, club_forms, language, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, js_words, live, log_page, offline, record, resubmit, rules_page, seats_page,
+    amend, club_carry, club_devices, club_forms, language, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, js_words, live, log_page, my_handles, offline, record, resubmit, rules_page, seats_page,
     settle_page, share, views,
 )
 from ledger.web.blueprint import bp

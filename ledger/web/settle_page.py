@@ -23,6 +23,7 @@ from ledger.names import normalise_name
 from ledger.night.handles import transfer_hand_offs
 from ledger.night.payments import carried_into, explained_settlement
 from ledger.night.report import plan_line
+from ledger.statements.settle_text import settle_up_text
 from ledger.statements.words import why_sentence
 from ledger.web.entry_form import new_key
 from ledger.web.start_form import amount_message
@@ -60,7 +61,19 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
         "pot_party": "pot" in game_of(night.game or None).accounts,
         # the payee's payment apps for each line (issue 22): opening one marks nothing paid
         "offers": transfer_hand_offs(db, night, [t.to_json() for t in plan.transfers]),
+        # "Share the settle-up": the text for the group chat (ledger.statements.settle_text)
+        "settle_text": settle_up_text(db, night),
     }
+
+
+@bp.get("/s/<session_id>/settle.txt")
+def settle_text(session_id: str) -> Any:
+    """The settle-up as plain text in the page's language (``?lang=``), as ``GET
+    /api/v1/sessions/{id}/settlement.txt``: the page's link for a phone without JavaScript."""
+    night, _actor = authorised(session_id)
+    response = Response(settle_up_text(get_session(), night), mimetype="text/plain")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 @bp.get("/s/<session_id>/settle/<int(min=1, max=2147483647):line>/qr.svg")

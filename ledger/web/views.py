@@ -181,6 +181,12 @@ def _redo_number(db: Session, night: GameSession, actor: Actor) -> int | None:
 @bp.get("/s/<session_id>")
 def table(session_id: str) -> Any:
     night, actor = authorised(session_id)
+    return render_table(night, actor)
+
+
+def render_table(night: GameSession, actor: Actor, status: int = 200, **extra: Any) -> Any:
+    """The table screen of ``night`` for ``actor`` (``extra``: a form shown again, e.g.
+    :mod:`ledger.web.my_handles`), answered with ``status``."""
     share = share_context(night, actor)
     recovery = None
     if share is not None and session.get("new_night") == night.id and not is_offline_copy():
@@ -195,8 +201,9 @@ def table(session_id: str) -> Any:
         now=utcnow(),
         share_open=request.args.get("share") == "1",
         **live.page_context("table", get_session(), night, actor),
+        **extra,
     )
-    return response, 200, ({"Cache-Control": "no-store"} if share else {})
+    return response, status, ({"Cache-Control": "no-store"} if share or extra else {})
 
 
 @bp.post("/s/<session_id>/undo")
