@@ -138,4 +138,23 @@ def test_the_hot_paths_do_not_grow_with_the_night(
     print("statements, transactions after 50 hands:", late)
     assert late == early  # not one statement or transaction more with the night
     hand_statements, hand_transactions = early["hand"]
-    assert hand_statements <= 14 and hand_transactions <= 3  # today's (issue 24's starting point)
+    assert hand_statements <= 10 and hand_transactions <= 2  # from 11 in 3: the answer's balances as written
+
+
+def test_the_answer_balances_are_the_kept_and_recomputed_ones(app: Any, client: Any, night_data: dict[str, Any]) -> None:
+    """The balances a recorded hand answers with come from what its transaction wrote: they are
+    the session's kept ones and a full recomputation's (a Tonk night)."""
+    from ledger.night import figures
+    from ledger.storage.models import GameSession
+    from sqlmodel import Session
+
+    created = client.post("/api/v1/sessions", json=session_body(night_data)).get_json()
+    night = {"id": created["id"], "headers": {"Authorization": f"Bearer {created['token']}"}}
+    players, stake = list(night_data["players"]), night_data["stake"]
+    for hand in night_data["hands"][:6]:
+        answer = _record(client, night, hand, players, stake).get_json()
+    session = client.get(f"/api/v1/sessions/{night['id']}", headers=night["headers"]).get_json()
+    assert answer["session_net"] == session["net"]
+    with Session(app.extensions["ledger.engine"]) as db:
+        stored = db.get(GameSession, night["id"])
+        assert answer["session_net"] == figures.recompute(db, stored).net

@@ -15,8 +15,8 @@ Every change calls one of the functions below after :func:`lock` (the night's ro
 the transaction: PostgreSQL queues the changes of one night behind it, SQLite's write lock
 already does), and applies differences with atomic increments (``SET net_minor = net_minor +
 :delta``), so concurrent writers on PostgreSQL lose no update. The rows of one night are
-updated in name order, after the night's row, so two changes never wait on each other in a
-circle.
+updated after the night's row (in name order, or all of them in one statement for a recorded
+hand), so two changes never wait on each other in a circle.
 
 :func:`recompute` works every figure out again from the hands and payments (what the PDF
 report reads anyway, and what the tests compare with :func:`kept`). Amounts are ``int`` minor
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import bindparam, case, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -46,8 +46,6 @@ NOT_A_HAND = frozenset({"close_pot"})
 
 # the statements every change runs, prepared once (SQLAlchemy caches their compiled forms)
 _OF_PLAYER = (FIGURES.c.session_id == bindparam("night")) & (FIGURES.c.player == bindparam("name"))
-_HAND_RECORDED = update(FIGURES).where(_OF_PLAYER).values(
-    net_minor=FIGURES.c.net_minor + bindparam("delta"), last_hand=bindparam("number"))
 _ADD = {column: update(FIGURES).where(_OF_PLAYER).values({column: FIGURES.c[column] + bindparam("delta")})
         for column in ("net_minor", "paid_minor")}
 _ADD_ACCOUNT = update(ACCOUNTS).where(
@@ -146,16 +144,25 @@ def state_changed(db: Session, night: GameSession, state: Mapping[str, Any] | No
 
 
 def hand_recorded(db: Session, night: GameSession, number: int, players: Sequence[str],
-                  transfers: Iterable[tuple[str, str, int]]) -> None:
+                  transfers: Iterable[tuple[str, str, int]]) -> dict[str, int]:
     """New hand ``number`` (taken and counted by :func:`new_hand_number`) counts: the
     ``transfers`` (payer, payee, amount) are added to the nets, and ``number`` is the last hand
-    of everyone in ``players``."""
+    of everyone in ``players``. Returns every player's net as written (what :func:`balances`
+    would read next, in seat order, minor units): one ``UPDATE … RETURNING`` over the night's
+    player rows (everyone who ever sat, never its hands), so the answer needs no other read."""
     net = dict.fromkeys(players, 0) | _deltas(transfers)
     accounts = _accounts(night)
-    db.connection().execute(_HAND_RECORDED, [
-        {"night": night.id, "name": name, "delta": net[name], "number": number}
-        for name in sorted(net) if name not in accounts])
+    moved = {name: amount for name, amount in net.items() if name not in accounts}
+    changes: dict[str, Any] = {
+        "last_hand": case((FIGURES.c.player.in_(sorted(moved)), number), else_=FIGURES.c.last_hand)}
+    whens = [(FIGURES.c.player == name, amount) for name, amount in sorted(moved.items()) if amount]
+    if whens:  # a redeal moves nothing
+        changes["net_minor"] = FIGURES.c.net_minor + case(*whens, else_=0)
+    statement = (update(FIGURES).where(FIGURES.c.session_id == night.id).values(changes)
+                 .returning(FIGURES.c.player, FIGURES.c.net_minor))
+    written = dict(db.connection().execute(statement).all())
     _add_accounts(db, night, {name: amount for name, amount in net.items() if name in accounts})
+    return {p: int(written.get(p) or 0) for p in seat_order(night)}
 
 
 def hand_voided(db: Session, night: GameSession, hand: Hand) -> None:

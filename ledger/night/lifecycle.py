@@ -38,8 +38,8 @@ from ledger.night.payments import (
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.night import rescoring
 from ledger.night.recording import (
-    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand, replays,
-    replays_now, store_version, stored_result, table_changed,
+    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand,
+    record_hand_kept, replays, replays_now, store_version, stored_result, table_changed,
 )
 from ledger.games import DEFAULT_GAME, Game, Rules, game as game_of
 from ledger.games.tonk import HandError, RuleSet
@@ -50,7 +50,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
-    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
+    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_hand_kept", "record_payment",
     "close_pot", "pot_closed_at_close", "pot_json",
     "redo_undo", "restore_hand", "rules_of", "sat_in_since", "session_json", "settlement_plan", "store_version",
     "table_changed", "undo_last_hand", "undone_hand", "void_hand", "void_payment",

@@ -124,11 +124,21 @@ def deals_by_rule(night: GameSession) -> bool:
 def record_hand(
     db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
 ) -> tuple[Hand, bool]:
+    """:func:`record_hand_kept` without the balances: ``(hand, created)``."""
+    hand, created, _balances = record_hand_kept(db, night, submission, actor)
+    return hand, created
+
+
+def record_hand_kept(
+    db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
+) -> tuple[Hand, bool, dict[str, int] | None]:
     """Check, score and store one hand in a single transaction.
 
-    Returns ``(hand, created)``; ``created`` is False when the same request was already
+    Returns ``(hand, created, balances)``; ``created`` is False when the same request was already
     recorded under its idempotency key (the stored hand is returned and nothing new is written,
-    even on a closed night). Raises :class:`HandError` (422) for an entry the rules refuse;
+    even on a closed night); ``balances`` is every player's running net (minor units, seat
+    order) as this transaction wrote it (:func:`ledger.night.figures.hand_recorded`), ``None``
+    for a replay (read them with :func:`ledger.night.figures.balances`). Raises :class:`HandError` (422) for an entry the rules refuse;
     :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``) for a key that is not
     1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
     hand) for a key already used by another request, 409 ``session_closed``, 409
@@ -150,7 +160,7 @@ def record_hand(
     if submission.idempotency_key:
         existing = by_idempotency_key(db, night, submission.idempotency_key)
         if existing is not None and replays_now(db, night, existing, submission):
-            return as_now(db, night, existing), False
+            return as_now(db, night, existing), False, None
         if existing is not None and night.status == "open":
             raise key_reused(existing)
     if night.status != "open":
@@ -177,11 +187,11 @@ def record_hand(
             twin = by_idempotency_key(db, night, submission.idempotency_key) if submission.idempotency_key else None
             db.rollback()
             if twin is not None:
-                return as_now(db, night, same_submission(twin, submission)), False
+                return as_now(db, night, same_submission(twin, submission)), False, None
             _refuse_number(db, night, submission.number, number)
         hand = store_version(db, night, number, 1, dealer, submission, result)
-        figures.hand_recorded(db, night, number, hand.players,
-                              [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
+        balances = figures.hand_recorded(db, night, number, hand.players,
+                                         [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
         if by_rule:
             figures.state_changed(db, night, result.state)
         audit(db, night, actor, "hand_recorded", hand_number=number,
@@ -193,12 +203,12 @@ def record_hand(
         if submission.idempotency_key:  # a twin of this request was saved first
             existing = by_idempotency_key(db, night, submission.idempotency_key)
             if existing is not None:
-                return as_now(db, night, same_submission(existing, submission)), False
+                return as_now(db, night, same_submission(existing, submission)), False, None
         raise
     except BaseException:
         db.rollback()
         raise
-    return hand, True
+    return hand, True, balances
 
 
 def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Hand | None:
