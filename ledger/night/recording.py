@@ -151,18 +151,36 @@ def record_hand_kept(
     show; :class:`~ledger.access.roles.AccessDenied` when the actor may not record.
 
     The write lock is held only for the writes: the hand is read, checked and scored first.
-    A twin request (same key) that reaches the lock second is stopped by the unique key of
-    ``(session, idempotency key)`` and answered with the twin's hand.
+    The key is not looked up before: a request under a used key (a retry, a twin that reaches
+    the lock second) is stopped by the unique key of ``(session, idempotency key)`` and answered
+    with the hand stored under it, and one refused on the way (a closed night, a changed table, an
+    entry the rules refuse now) is answered so too when its key stored the same request, so a
+    first submission costs no read of its key (issue 24).
     """
     actor.require("record")
     check_idempotency_key(submission.idempotency_key)
     submission = submission.normalised()
-    if submission.idempotency_key:
+    try:
+        return _record_new(db, night, submission, actor)
+    except (NightError, HandError):
+        if not submission.idempotency_key:
+            raise
         existing = by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None and replays_now(db, night, existing, submission):
+        if existing is None:
+            raise
+        if replays_now(db, night, existing, submission):
             return as_now(db, night, existing), False, None
-        if existing is not None and night.status == "open":
-            raise key_reused(existing)
+        if night.status == "open":
+            raise key_reused(existing) from None
+        raise
+
+
+def _record_new(
+    db: Session, night: GameSession, submission: Submission, actor: Actor
+) -> tuple[Hand, bool, dict[str, int] | None]:
+    """:func:`record_hand_kept` for a normalised ``submission``, its key not looked up first:
+    a used key is found by the unique key's refusal (answered here) or, after another refusal,
+    by the caller."""
     if night.status != "open":
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
     _check_seen(night, submission, list(night.players), night.stake_minor)
@@ -200,10 +218,12 @@ def record_hand_kept(
         db.commit()
     except IntegrityError:
         db.rollback()
-        if submission.idempotency_key:  # a twin of this request was saved first
+        if submission.idempotency_key:  # this request's key stored a hand already (a retry, a twin)
             existing = by_idempotency_key(db, night, submission.idempotency_key)
             if existing is not None:
-                return as_now(db, night, same_submission(existing, submission)), False, None
+                if not replays_now(db, night, existing, submission):
+                    raise key_reused(existing) from None
+                return as_now(db, night, existing), False, None
         raise
     except BaseException:
         db.rollback()
