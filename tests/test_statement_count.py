@@ -139,11 +139,13 @@ def test_the_hot_paths_do_not_grow_with_the_night(
     assert late == early  # not one statement or transaction more with the night
     hand_statements, hand_transactions = early["hand"]
     assert hand_statements <= 9 and hand_transactions <= 2  # from 11 in 3: balances as written, no key read
+    assert early["payment"][0] <= 9 and early["payment"][1] <= 2  # from 10 in 3: outstanding from the lock's read
 
 
 def test_the_answer_balances_are_the_kept_and_recomputed_ones(app: Any, client: Any, night_data: dict[str, Any]) -> None:
-    """The balances a recorded hand answers with come from what its transaction wrote: they are
-    the session's kept ones and a full recomputation's (a Tonk night)."""
+    """The balances a recorded hand answers with come from what its transaction wrote, and what a
+    payment answers is left outstanding from what it read under the lock: they are the kept ones
+    and a full recomputation's (a Tonk night)."""
     from ledger.night import figures
     from ledger.storage.models import GameSession
     from sqlmodel import Session
@@ -158,3 +160,10 @@ def test_the_answer_balances_are_the_kept_and_recomputed_ones(app: Any, client: 
     with Session(app.extensions["ledger.engine"]) as db:
         stored = db.get(GameSession, night["id"])
         assert answer["session_net"] == figures.recompute(db, stored).net
+    paid = client.post(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"],
+                       json={"from": "Tomás", "to": "Dee", "amount": 1, "confirm": True}).get_json()
+    listed = client.get(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"]).get_json()
+    assert paid["outstanding"] == listed["outstanding"]
+    with Session(app.extensions["ledger.engine"]) as db:
+        again = figures.recompute(db, db.get(GameSession, night["id"]))
+        assert paid["outstanding"] == {p: again.net[p] + again.paid[p] for p in again.net}

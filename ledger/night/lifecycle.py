@@ -33,7 +33,7 @@ from ledger.night.reads import (
 )
 from ledger.night.payments import (
     MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_by_key, payment_json, payments_of, record_payment,
-    settlement_plan, void_payment,
+    record_payment_kept, settlement_plan, void_payment,
 )
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.night import rescoring
@@ -50,7 +50,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
-    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_hand_kept", "record_payment",
+    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_hand_kept", "record_payment", "record_payment_kept",
     "close_pot", "pot_closed_at_close", "pot_json",
     "redo_undo", "restore_hand", "rules_of", "sat_in_since", "session_json", "settlement_plan", "store_version",
     "table_changed", "undo_last_hand", "undone_hand", "void_hand", "void_payment",
