@@ -140,11 +140,12 @@ def test_the_hot_paths_do_not_grow_with_the_night(
     hand_statements, hand_transactions = early["hand"]
     assert hand_statements <= 9 and hand_transactions <= 2  # from 11 in 3: balances as written, no key read
     assert early["payment"][0] <= 9 and early["payment"][1] <= 2  # from 10 in 3: outstanding from the lock's read
+    assert early["void"][0] <= 11 and early["void"][1] <= 2  # from 12 in 3: totals in the void's transaction
 
 
 def test_the_answer_balances_are_the_kept_and_recomputed_ones(app: Any, client: Any, night_data: dict[str, Any]) -> None:
     """The balances a recorded hand answers with come from what its transaction wrote, and what a
-    payment answers is left outstanding from what it read under the lock: they are the kept ones
+    payment answers is left outstanding (and what a void answers, its transaction's) from what it read under the lock: they are the kept ones
     and a full recomputation's (a Tonk night)."""
     from ledger.night import figures
     from ledger.storage.models import GameSession
@@ -160,6 +161,11 @@ def test_the_answer_balances_are_the_kept_and_recomputed_ones(app: Any, client: 
     with Session(app.extensions["ledger.engine"]) as db:
         stored = db.get(GameSession, night["id"])
         assert answer["session_net"] == figures.recompute(db, stored).net
+    voided = client.post(f"/api/v1/sessions/{night['id']}/hands/3/void", headers=night["headers"]).get_json()
+    session = client.get(f"/api/v1/sessions/{night['id']}", headers=night["headers"]).get_json()
+    assert (voided["session_net"], voided["next_dealer"]) == (session["net"], session["next_dealer"])
+    with Session(app.extensions["ledger.engine"]) as db:
+        assert voided["session_net"] == figures.recompute(db, db.get(GameSession, night["id"])).net
     paid = client.post(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"],
                        json={"from": "Tomás", "to": "Dee", "amount": 1, "confirm": True}).get_json()
     listed = client.get(f"/api/v1/sessions/{night['id']}/payments", headers=night["headers"]).get_json()

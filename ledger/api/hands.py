@@ -85,8 +85,10 @@ def void_hand(session_id: str, number: int) -> Any:
     """Void a hand: it is kept and stops counting. 200 the hand, 404 unknown, 409 closed."""
     night, actor = authorised(session_id, "void")
     db = get_session()
-    hand = ledger_night.void_hand(db, night, number, actor)
-    return jsonify(_hand_with_totals(db, night, hand))
+    hand, totals = ledger_night.void_hand_kept(db, night, number, actor)
+    if totals is None:
+        return jsonify(_hand_with_totals(db, night, hand))
+    return jsonify(ledger_night.hand_json(hand) | totals)
 
 
 @bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/restore")

@@ -152,24 +152,40 @@ def hand_recorded(db: Session, night: GameSession, number: int, players: Sequenc
     player rows (everyone who ever sat, never its hands), so the answer needs no other read."""
     net = dict.fromkeys(players, 0) | _deltas(transfers)
     accounts = _accounts(night)
+    _add_accounts(db, night, {name: amount for name, amount in net.items() if name in accounts})
     moved = {name: amount for name, amount in net.items() if name not in accounts}
-    changes: dict[str, Any] = {
-        "last_hand": case((FIGURES.c.player.in_(sorted(moved)), number), else_=FIGURES.c.last_hand)}
-    whens = [(FIGURES.c.player == name, amount) for name, amount in sorted(moved.items()) if amount]
+    return _moved(db, night, moved, last_hand=number)
+
+
+def _moved(db: Session, night: GameSession, delta: Mapping[str, int], *, last_hand: int | None = None) -> dict[str, int]:
+    """Add ``delta`` (player → minor units) to the players' nets, and with ``last_hand`` make it
+    the last hand of everyone in ``delta``, in one ``UPDATE … RETURNING`` over the night's player
+    rows (everyone who ever sat; SQLite 3.35+ and PostgreSQL): every player's net as written, in
+    seat order."""
+    changes: dict[str, Any] = {}
+    if last_hand is not None:
+        changes["last_hand"] = case((FIGURES.c.player.in_(sorted(delta)), last_hand), else_=FIGURES.c.last_hand)
+    whens = [(FIGURES.c.player == name, amount) for name, amount in sorted(delta.items()) if amount]
     if whens:  # a redeal moves nothing
         changes["net_minor"] = FIGURES.c.net_minor + case(*whens, else_=0)
+    if not changes:
+        return balances(db, night)
     statement = (update(FIGURES).where(FIGURES.c.session_id == night.id).values(changes)
                  .returning(FIGURES.c.player, FIGURES.c.net_minor))
     written = dict(db.connection().execute(statement).all())
-    _add_accounts(db, night, {name: amount for name, amount in net.items() if name in accounts})
     return {p: int(written.get(p) or 0) for p in seat_order(night)}
 
 
-def hand_voided(db: Session, night: GameSession, hand: Hand) -> None:
-    """Counted ``hand`` stops counting (void, undo)."""
+def hand_voided(db: Session, night: GameSession, hand: Hand) -> dict[str, int]:
+    """Counted ``hand`` stops counting (void, undo). Returns every player's net as written (what
+    :func:`balances` would read next, seat order, minor units; one ``UPDATE … RETURNING`` over
+    the night's player rows)."""
     if hand.kind not in NOT_A_HAND:
         _count(db, night, -1)
-    _add_net(db, night, _deltas(_stored_transfers(db, [hand]), sign=-1))
+    delta = _deltas(_stored_transfers(db, [hand]), sign=-1)
+    accounts = _accounts(night)
+    _add_accounts(db, night, {name: amount for name, amount in delta.items() if name in accounts})
+    return _moved(db, night, {name: amount for name, amount in delta.items() if name not in accounts})
 
 
 def hand_restored(db: Session, night: GameSession, hand: Hand) -> None:
