@@ -72,7 +72,7 @@ _NEW_ENTRY = (  # an entry that is not a hand (NOT_A_HAND): a number, not a coun
 )
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
-_COUNTERS = select(NIGHTS.c.counted_hands, NIGHTS.c.last_hand_number, NIGHTS.c.stakes).where(
+_COUNTERS = select(NIGHTS.c.counted_hands, NIGHTS.c.last_hand_number, NIGHTS.c.stakes, NIGHTS.c.game_state).where(
     NIGHTS.c.id == bindparam("night"))
 _OF_NIGHT = FIGURES.c.session_id == bindparam("night")
 _BY_PLAYER = {
@@ -293,13 +293,14 @@ class Figures:
 
 
 def kept(db: Session, night: GameSession) -> Figures:
-    """The figures as kept: one indexed read of the night's player rows and one of its row
-    (what the table screen shows, and what the tests compare with :func:`recompute`)."""
+    """The figures as kept: one indexed read of the night's player rows, one of its row, and for
+    a game with accounts one of those (what the table screen shows, and what the tests compare
+    with :func:`recompute`)."""
     rows = {name: (net, paid, last) for name, net, paid, last in
             db.connection().execute(_PLAYER_FIGURES, {"night": night.id})}
-    counted, last_number, stakes = db.connection().execute(_COUNTERS, {"night": night.id}).one()
-    kept_accounts = dict(db.connection().execute(_ACCOUNT_BALANCES, {"night": night.id}).all())
-    state = db.connection().execute(_STATE, {"night": night.id}).scalar_one()
+    counted, last_number, stakes, state = db.connection().execute(_COUNTERS, {"night": night.id}).one()
+    accounts = _accounts(night)  # read only for a game that keeps accounts (Tonk: none)
+    kept_accounts = dict(db.connection().execute(_ACCOUNT_BALANCES, {"night": night.id}).all()) if accounts else {}
     order = seat_order(night)
     nothing = (0, 0, None)
     return Figures(
@@ -309,7 +310,7 @@ def kept(db: Session, night: GameSession) -> Figures:
         counted_hands=int(counted),
         stakes=_stake_changes(stakes),
         last_number=int(last_number),
-        accounts={name: int(kept_accounts.get(name, 0)) for name in _accounts(night)},
+        accounts={name: int(kept_accounts.get(name, 0)) for name in accounts},
         state=None if state is None else dict(state),
     )
 
