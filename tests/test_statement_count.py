@@ -138,9 +138,10 @@ def test_the_hot_paths_do_not_grow_with_the_night(
     print("statements, transactions after 50 hands:", late)
     assert late == early  # not one statement or transaction more with the night
     hand_statements, hand_transactions = early["hand"]
-    assert hand_statements <= 9 and hand_transactions <= 2  # from 11 in 3: balances as written, no key read
+    assert hand_statements <= 8 and hand_transactions <= 2  # from 11 in 3: balances as written, no key read,
+    # who deals next in one read (on PostgreSQL one transaction: its reads and writes share one)
     assert early["payment"][0] <= 9 and early["payment"][1] <= 2  # from 10 in 3: outstanding from the lock's read
-    assert early["void"][0] <= 11 and early["void"][1] <= 2  # from 12 in 3: totals in the void's transaction
+    assert early["void"][0] <= 10 and early["void"][1] <= 2  # from 12 in 3: totals in the void's transaction
     assert early["poll"][0] <= 9 and early["poll"][1] == 1  # from 11: the night's counters and state in one read
     assert early["poll_304"] == (3, 1)  # unchanged: the night, the phone's key, the version
 
