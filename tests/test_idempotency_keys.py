@@ -196,3 +196,27 @@ def test_issue_20_a_name_given_after_a_rename_to_someone_new_is_not_the_renamed_
     assert again.status_code == 200 and again.get_json()["winners"] == ["Rosa"]
     other = post(client, open_night, "/hands", {"outcome": {"kind": "discard_out", "winner": "Ros"}}, "rosa-new")
     assert (other.status_code, other.get_json()["error"]) == (409, "idempotency_key_reused")
+
+
+def test_issue_24_a_retry_after_the_stake_changed_is_answered_with_the_stored_hand(
+    client: Any, open_night: dict[str, Any]
+) -> None:
+    """The key is looked up only once a submission is refused or its key is taken (issue 24): a retry
+    of a stored hand whose table changed since (409 ``table_changed`` for a new hand) is still
+    answered with the stored hand, and nothing new is recorded."""
+    url = f"/api/v1/sessions/{open_night['id']}/hands"
+    body = {"outcome": {"kind": "tonk_out", "winner": "Dee"},
+            "seen": {"players": ["Dee", "Marcus", "Rosa", "Tomás"], "stake": 25}}
+    headers = open_night["headers"] | {"Idempotency-Key": "retry-after-stake"}
+    first = client.post(url, json=body, headers=headers)
+    assert first.status_code == 201, first.get_json()
+    changed = client.post(f"/api/v1/sessions/{open_night['id']}/stake", json={"stake": 50},
+                          headers=open_night["headers"])
+    assert changed.status_code == 200, changed.get_json()
+    again = client.post(url, json=body, headers=headers)
+    assert again.status_code == 200, again.get_json()
+    assert (again.get_json()["number"], again.get_json()["net"]) == (1, first.get_json()["net"])
+    fresh = client.post(url, json=body, headers=open_night["headers"] | {"Idempotency-Key": "a-new-one"})
+    assert fresh.status_code == 409 and fresh.get_json()["error"] == "table_changed"
+    hands = client.get(url, headers=open_night["headers"]).get_json()["hands"]
+    assert [h["number"] for h in hands] == [1]

@@ -273,10 +273,11 @@ def record_payment(session_id: str) -> Any:
     night, actor = authorised(session_id, "pay")
     data = load(PaymentSchema(), json_body())
     db = get_session()
-    payment, created = ledger_night.record_payment(
+    payment, created, left = ledger_night.record_payment_kept(
         db, night, data["payer"], data["payee"], data["amount"], actor, confirm=data["confirm"],
         idempotency_key=idempotency_key())
-    body = ledger_night.payment_json(payment) | {"outstanding": ledger_night.outstanding(db, night)}
+    body = ledger_night.payment_json(payment) | {
+        "outstanding": left if left is not None else ledger_night.outstanding(db, night)}
     return jsonify(body), 201 if created else 200
 
 

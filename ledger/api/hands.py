@@ -57,11 +57,12 @@ def record_hand(session_id: str) -> Any:
     → 200 with the hand already recorded."""
     night, actor = authorised(session_id, "record")
     db = get_session()
-    hand, created = ledger_night.record_hand(db, night, _submission(json_body()), actor)
+    hand, created, balances = ledger_night.record_hand_kept(db, night, _submission(json_body()), actor)
     body = ledger_night.hand_json(hand)
-    # a hand just recorded was the last to count when it was stored; a replay reads who is next
+    # a hand just recorded was the last to count when it was stored, and its transaction wrote
+    # the balances; a replay reads who is next and the balances
     body["next_dealer"] = ledger_night.dealer_after(night, hand) if created else ledger_night.next_dealer(db, night)
-    body["session_net"] = ledger_night.balances(db, night)
+    body["session_net"] = balances if balances is not None else ledger_night.balances(db, night)
     return jsonify(body), 201 if created else 200
 
 
@@ -84,8 +85,10 @@ def void_hand(session_id: str, number: int) -> Any:
     """Void a hand: it is kept and stops counting. 200 the hand, 404 unknown, 409 closed."""
     night, actor = authorised(session_id, "void")
     db = get_session()
-    hand = ledger_night.void_hand(db, night, number, actor)
-    return jsonify(_hand_with_totals(db, night, hand))
+    hand, totals = ledger_night.void_hand_kept(db, night, number, actor)
+    if totals is None:
+        return jsonify(_hand_with_totals(db, night, hand))
+    return jsonify(ledger_night.hand_json(hand) | totals)
 
 
 @bp.post("/sessions/<session_id>/hands/<int(min=1, max=2147483647):number>/restore")

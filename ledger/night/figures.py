@@ -15,8 +15,8 @@ Every change calls one of the functions below after :func:`lock` (the night's ro
 the transaction: PostgreSQL queues the changes of one night behind it, SQLite's write lock
 already does), and applies differences with atomic increments (``SET net_minor = net_minor +
 :delta``), so concurrent writers on PostgreSQL lose no update. The rows of one night are
-updated in name order, after the night's row, so two changes never wait on each other in a
-circle.
+updated after the night's row (in name order, or all of them in one statement for a recorded
+hand), so two changes never wait on each other in a circle.
 
 :func:`recompute` works every figure out again from the hands and payments (what the PDF
 report reads anyway, and what the tests compare with :func:`kept`). Amounts are ``int`` minor
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import bindparam, case, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -46,8 +46,6 @@ NOT_A_HAND = frozenset({"close_pot"})
 
 # the statements every change runs, prepared once (SQLAlchemy caches their compiled forms)
 _OF_PLAYER = (FIGURES.c.session_id == bindparam("night")) & (FIGURES.c.player == bindparam("name"))
-_HAND_RECORDED = update(FIGURES).where(_OF_PLAYER).values(
-    net_minor=FIGURES.c.net_minor + bindparam("delta"), last_hand=bindparam("number"))
 _ADD = {column: update(FIGURES).where(_OF_PLAYER).values({column: FIGURES.c[column] + bindparam("delta")})
         for column in ("net_minor", "paid_minor")}
 _ADD_ACCOUNT = update(ACCOUNTS).where(
@@ -74,7 +72,7 @@ _NEW_ENTRY = (  # an entry that is not a hand (NOT_A_HAND): a number, not a coun
 )
 _COUNTED_HANDS = select(NIGHTS.c.counted_hands).where(NIGHTS.c.id == bindparam("night"))
 _STAKES = select(NIGHTS.c.stakes).where(NIGHTS.c.id == bindparam("night"))
-_COUNTERS = select(NIGHTS.c.counted_hands, NIGHTS.c.last_hand_number, NIGHTS.c.stakes).where(
+_COUNTERS = select(NIGHTS.c.counted_hands, NIGHTS.c.last_hand_number, NIGHTS.c.stakes, NIGHTS.c.game_state).where(
     NIGHTS.c.id == bindparam("night"))
 _OF_NIGHT = FIGURES.c.session_id == bindparam("night")
 _BY_PLAYER = {
@@ -146,23 +144,48 @@ def state_changed(db: Session, night: GameSession, state: Mapping[str, Any] | No
 
 
 def hand_recorded(db: Session, night: GameSession, number: int, players: Sequence[str],
-                  transfers: Iterable[tuple[str, str, int]]) -> None:
+                  transfers: Iterable[tuple[str, str, int]]) -> dict[str, int]:
     """New hand ``number`` (taken and counted by :func:`new_hand_number`) counts: the
     ``transfers`` (payer, payee, amount) are added to the nets, and ``number`` is the last hand
-    of everyone in ``players``."""
+    of everyone in ``players``. Returns every player's net as written (what :func:`balances`
+    would read next, in seat order, minor units): one ``UPDATE … RETURNING`` over the night's
+    player rows (everyone who ever sat, never its hands), so the answer needs no other read."""
     net = dict.fromkeys(players, 0) | _deltas(transfers)
     accounts = _accounts(night)
-    db.connection().execute(_HAND_RECORDED, [
-        {"night": night.id, "name": name, "delta": net[name], "number": number}
-        for name in sorted(net) if name not in accounts])
     _add_accounts(db, night, {name: amount for name, amount in net.items() if name in accounts})
+    moved = {name: amount for name, amount in net.items() if name not in accounts}
+    return _moved(db, night, moved, last_hand=number)
 
 
-def hand_voided(db: Session, night: GameSession, hand: Hand) -> None:
-    """Counted ``hand`` stops counting (void, undo)."""
+def _moved(db: Session, night: GameSession, delta: Mapping[str, int], *, last_hand: int | None = None) -> dict[str, int]:
+    """Add ``delta`` (player → minor units) to the players' nets, and with ``last_hand`` make it
+    the last hand of everyone in ``delta``, in one ``UPDATE … RETURNING`` over the night's player
+    rows (everyone who ever sat; SQLite 3.35+ and PostgreSQL): every player's net as written, in
+    seat order."""
+    changes: dict[str, Any] = {}
+    if last_hand is not None:
+        changes["last_hand"] = case((FIGURES.c.player.in_(sorted(delta)), last_hand), else_=FIGURES.c.last_hand)
+    whens = [(FIGURES.c.player == name, amount) for name, amount in sorted(delta.items()) if amount]
+    if whens:  # a redeal moves nothing
+        changes["net_minor"] = FIGURES.c.net_minor + case(*whens, else_=0)
+    if not changes:
+        return balances(db, night)
+    statement = (update(FIGURES).where(FIGURES.c.session_id == night.id).values(changes)
+                 .returning(FIGURES.c.player, FIGURES.c.net_minor))
+    written = dict(db.connection().execute(statement).all())
+    return {p: int(written.get(p) or 0) for p in seat_order(night)}
+
+
+def hand_voided(db: Session, night: GameSession, hand: Hand) -> dict[str, int]:
+    """Counted ``hand`` stops counting (void, undo). Returns every player's net as written (what
+    :func:`balances` would read next, seat order, minor units; one ``UPDATE … RETURNING`` over
+    the night's player rows)."""
     if hand.kind not in NOT_A_HAND:
         _count(db, night, -1)
-    _add_net(db, night, _deltas(_stored_transfers(db, [hand]), sign=-1))
+    delta = _deltas(_stored_transfers(db, [hand]), sign=-1)
+    accounts = _accounts(night)
+    _add_accounts(db, night, {name: amount for name, amount in delta.items() if name in accounts})
+    return _moved(db, night, {name: amount for name, amount in delta.items() if name not in accounts})
 
 
 def hand_restored(db: Session, night: GameSession, hand: Hand) -> None:
@@ -270,13 +293,14 @@ class Figures:
 
 
 def kept(db: Session, night: GameSession) -> Figures:
-    """The figures as kept: one indexed read of the night's player rows and one of its row
-    (what the table screen shows, and what the tests compare with :func:`recompute`)."""
+    """The figures as kept: one indexed read of the night's player rows, one of its row, and for
+    a game with accounts one of those (what the table screen shows, and what the tests compare
+    with :func:`recompute`)."""
     rows = {name: (net, paid, last) for name, net, paid, last in
             db.connection().execute(_PLAYER_FIGURES, {"night": night.id})}
-    counted, last_number, stakes = db.connection().execute(_COUNTERS, {"night": night.id}).one()
-    kept_accounts = dict(db.connection().execute(_ACCOUNT_BALANCES, {"night": night.id}).all())
-    state = db.connection().execute(_STATE, {"night": night.id}).scalar_one()
+    counted, last_number, stakes, state = db.connection().execute(_COUNTERS, {"night": night.id}).one()
+    accounts = _accounts(night)  # read only for a game that keeps accounts (Tonk: none)
+    kept_accounts = dict(db.connection().execute(_ACCOUNT_BALANCES, {"night": night.id}).all()) if accounts else {}
     order = seat_order(night)
     nothing = (0, 0, None)
     return Figures(
@@ -286,7 +310,7 @@ def kept(db: Session, night: GameSession) -> Figures:
         counted_hands=int(counted),
         stakes=_stake_changes(stakes),
         last_number=int(last_number),
-        accounts={name: int(kept_accounts.get(name, 0)) for name in _accounts(night)},
+        accounts={name: int(kept_accounts.get(name, 0)) for name in accounts},
         state=None if state is None else dict(state),
     )
 

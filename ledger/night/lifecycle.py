@@ -33,13 +33,13 @@ from ledger.night.reads import (
 )
 from ledger.night.payments import (
     MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, outstanding, payment_by_key, payment_json, payments_of, record_payment,
-    settlement_plan, void_payment,
+    record_payment_kept, settlement_plan, void_payment,
 )
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.night import rescoring
 from ledger.night.recording import (
-    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand, replays,
-    replays_now, store_version, stored_result, table_changed,
+    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand,
+    record_hand_kept, replays, replays_now, store_version, stored_result, table_changed,
 )
 from ledger.games import DEFAULT_GAME, Game, Rules, game as game_of
 from ledger.games.tonk import HandError, RuleSet
@@ -50,7 +50,7 @@ __all__ = [  # this module's own, and the night's other concepts for callers of 
     "MAX_EXACT_TOTAL", "MAX_IDEMPOTENCY_KEY", "MAX_NAME", "MAX_PAYMENT_MINOR", "NightError", "Submission",
     "amend_hand", "audit", "audit_json", "balances", "build_report", "check_idempotency_key", "close_night",
     "create_night", "dealer_after", "find_night", "get_hand", "hand_count", "hand_json", "hands_of", "history", "next_dealer",
-    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_payment",
+    "next_number", "outstanding", "payment_by_key", "payment_json", "payments_of", "preview_hand", "record_hand", "record_hand_kept", "record_payment", "record_payment_kept", "void_hand_kept",
     "close_pot", "pot_closed_at_close", "pot_json",
     "redo_undo", "restore_hand", "rules_of", "sat_in_since", "session_json", "settlement_plan", "store_version",
     "table_changed", "undo_last_hand", "undone_hand", "void_hand", "void_payment",
@@ -277,8 +277,19 @@ def amend_hand(
 
 
 def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTEM, *, undo: bool = False) -> Hand:
+    """:func:`void_hand_kept` without the totals: the hand."""
+    return void_hand_kept(db, night, number, actor, undo=undo)[0]
+
+
+def void_hand_kept(
+    db: Session, night: GameSession, number: int, actor: Actor = SYSTEM, *, undo: bool = False
+) -> tuple[Hand, dict[str, Any] | None]:
     """Void hand ``number``: it is kept (shown struck through) and stops counting; ``undo``
-    marks the audit event as the host's "undo last hand" (so it can be redone).
+    marks the audit event as the host's "undo last hand" (so it can be redone). Returns
+    ``(hand, totals)``: ``totals`` is ``{"next_dealer", "session_net"}`` as the void's own
+    transaction left them (the nets, minor units in seat order, as its update wrote them), so
+    the answer needs no transaction of its own; ``None`` when the void changed nothing or
+    re-scored later hands (read them afresh then).
 
     Voiding a voided hand changes nothing. Raises :class:`NightError` 409 ``not_a_hand`` for a
     pot closed at a seat change (:func:`_refuse_a_pot_close`), 404 ``hand_not_found``,
@@ -291,20 +302,23 @@ def void_hand(db: Session, night: GameSession, number: int, actor: Actor = SYSTE
     if night.status != "open":
         raise NightError(409, "session_closed", N_("This night is closed; its hands can no longer change."))
     if hand.status == "voided":
-        return hand
+        return hand, None
     _refuse_a_pot_close(hand)
     hand.status = "voided"
     hand.voided_at = utcnow()
     db.add(hand)
-    figures.hand_voided(db, night, hand)
+    nets = figures.hand_voided(db, night, hand)
     audit(db, night, actor, "hand_voided", hand_number=number,
           before={"status": "counted", "net": hand.result.get("net")}, after={"status": "voided"},
           **({"undo": True} if undo else {}))
+    totals: dict[str, Any] | None = None
     if deals_by_rule(night):  # the later hands are scored from what the hand before leaves
         _rechain_or_roll_back(db, night, number, rescoring.before(db, night, number),
                               rescoring.following(hand.dealer, hand.result), actor)
+    else:
+        totals = {"next_dealer": next_dealer(db, night), "session_net": nets}
     db.commit()
-    return hand
+    return hand, totals
 
 
 def _refuse_a_pot_close(hand: Hand) -> None:

@@ -80,7 +80,21 @@ def record_payment(
     db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
     *, confirm: bool = False, idempotency_key: str | None = None,
 ) -> tuple[Payment, bool]:
+    """:func:`record_payment_kept` without what is left outstanding: ``(payment, created)``."""
+    payment, created, _left = record_payment_kept(db, night, payer, payee, amount_minor, actor, confirm=confirm,
+                                                  idempotency_key=idempotency_key)
+    return payment, created
+
+
+def record_payment_kept(
+    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor = SYSTEM,
+    *, confirm: bool = False, idempotency_key: str | None = None,
+) -> tuple[Payment, bool, dict[str, int] | None]:
     """Record money handed over at settle-up (partial amounts allowed); the plan shrinks.
+    Returns ``(payment, created, outstanding)``: ``outstanding`` is what each player still owes
+    (< 0) or is owed (> 0) once this payment counts (:func:`outstanding`, minor units, seat
+    order), worked out from what was read under the night's lock and the payment, so the
+    answer needs no read after the commit; ``None`` for a replay.
     Returns ``(payment, created)``: ``created`` is False when the same request was already
     recorded under ``idempotency_key`` (a double tap, a retry after a lost answer; the stored
     payment is returned and nothing is written, whatever has happened since).
@@ -117,7 +131,7 @@ def record_payment(
         if stored is not None:
             same = (stored.kind, stored.payer, stored.payee, stored.amount_minor) == ("payment", payer, payee,
                                                                                      amount_minor)
-            return replay(db, stored, same, payment_json(stored)), False
+            return replay(db, stored, same, payment_json(stored)), False, None
     _refuse_if_carried(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
@@ -131,7 +145,10 @@ def record_payment(
     figures.payment_counted(db, night, payment)
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
-    return payment, True
+    left = dict(left)  # what figures.payment_counted added to the kept figures, under the lock
+    left[payer] += amount_minor
+    left[payee] -= amount_minor
+    return payment, True, left
 
 
 def payment_by_key(db: Session, night: GameSession, idempotency_key: str) -> Payment | None:

@@ -43,6 +43,15 @@ _LAST_PLAYED = (core_select(HANDS.c.dealer, HANDS.c.players, HANDS.c.number, HAN
 _SAT_IN_NEWEST_FIRST = (core_select(EVENTS.c.id, EVENTS.c.detail)
                         .where(EVENTS.c.session_id == bindparam("night"), EVENTS.c.action == "player_sat_in")
                         .order_by(EVENTS.c.id.desc()))
+# who deals next at a Tonk night, in one read: the last counted hand's dealer, seating and number,
+# and the night's newest sit-in (when it is from before that hand, nobody sat in since)
+_LAST_COUNTED_HAND = _LAST_COUNTED.subquery()
+_NEWEST_SIT_IN = _SAT_IN_NEWEST_FIRST.with_only_columns(EVENTS.c.detail).limit(1).scalar_subquery()
+_DEAL = core_select(
+    core_select(_LAST_COUNTED_HAND.c.dealer).scalar_subquery().label("dealer"),
+    core_select(_LAST_COUNTED_HAND.c.players).scalar_subquery().label("players"),
+    core_select(_LAST_COUNTED_HAND.c.number).scalar_subquery().label("number"),
+    _NEWEST_SIT_IN.label("sat_in"))
 _RENAMES_AFTER = (core_select(EVENTS.c.id, EVENTS.c.detail)
                   .where(EVENTS.c.session_id == bindparam("night"), EVENTS.c.action == "player_renamed",
                          EVENTS.c.id > bindparam("after"))
@@ -130,10 +139,21 @@ def next_dealer(db: Session, night: GameSession) -> str:
             return game_dealer_after(night, list(played.players), played.dealer, played.kind, played.redeal,
                                      played.result or {}, sat_in_since(db, night, played.number))
         return rotate(night.players, None, None, night.first_dealer, night.roster, sat_in_since(db, night, 0))
-    last = db.connection().execute(_LAST_COUNTED, {"night": night.id}).first()
-    if last is None:
-        return rotate(night.players, None, None, night.first_dealer, night.roster, sat_in_since(db, night, 0))
-    return rotate(night.players, last[1], last[0], night.first_dealer, arrived=sat_in_since(db, night, last[2]))
+    last = db.connection().execute(_DEAL, {"night": night.id}).one()  # one read (see _DEAL)
+    if last.number is None:
+        return rotate(night.players, None, None, night.first_dealer, night.roster,
+                      _sat_in_after(db, night, 0, last.sat_in))
+    return rotate(night.players, last.players, last.dealer, night.first_dealer,
+                  arrived=_sat_in_after(db, night, int(last.number), last.sat_in))
+
+
+def _sat_in_after(db: Session, night: GameSession, number: int, newest: Mapping[str, Any] | None) -> frozenset[str]:
+    """:func:`sat_in_since` ``number``, knowing the ``detail`` of the night's newest sit-in
+    (``None``: none): nobody, without a read, when that one applies from hand ``number`` or before."""
+    from_hand = ((newest or {}).get("after") or {}).get("from_hand")
+    if type(from_hand) is not int or from_hand <= number:
+        return frozenset()
+    return sat_in_since(db, night, number)
 
 
 def dealer_after(night: GameSession, hand: Hand, arrived: frozenset[str] = frozenset()) -> str:

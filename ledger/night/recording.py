@@ -124,11 +124,21 @@ def deals_by_rule(night: GameSession) -> bool:
 def record_hand(
     db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
 ) -> tuple[Hand, bool]:
+    """:func:`record_hand_kept` without the balances: ``(hand, created)``."""
+    hand, created, _balances = record_hand_kept(db, night, submission, actor)
+    return hand, created
+
+
+def record_hand_kept(
+    db: Session, night: GameSession, submission: Submission, actor: Actor = SYSTEM
+) -> tuple[Hand, bool, dict[str, int] | None]:
     """Check, score and store one hand in a single transaction.
 
-    Returns ``(hand, created)``; ``created`` is False when the same request was already
+    Returns ``(hand, created, balances)``; ``created`` is False when the same request was already
     recorded under its idempotency key (the stored hand is returned and nothing new is written,
-    even on a closed night). Raises :class:`HandError` (422) for an entry the rules refuse;
+    even on a closed night); ``balances`` is every player's running net (minor units, seat
+    order) as this transaction wrote it (:func:`ledger.night.figures.hand_recorded`), ``None``
+    for a replay (read them with :func:`ledger.night.figures.balances`). Raises :class:`HandError` (422) for an entry the rules refuse;
     :class:`NightError` 422 ``invalid_entry`` (field ``Idempotency-Key``) for a key that is not
     1 to 200 printable ASCII characters, 409 ``idempotency_key_reused`` (with the ``existing``
     hand) for a key already used by another request, 409 ``session_closed``, 409
@@ -141,18 +151,36 @@ def record_hand(
     show; :class:`~ledger.access.roles.AccessDenied` when the actor may not record.
 
     The write lock is held only for the writes: the hand is read, checked and scored first.
-    A twin request (same key) that reaches the lock second is stopped by the unique key of
-    ``(session, idempotency key)`` and answered with the twin's hand.
+    The key is not looked up before: a request under a used key (a retry, a twin that reaches
+    the lock second) is stopped by the unique key of ``(session, idempotency key)`` and answered
+    with the hand stored under it, and one refused on the way (a closed night, a changed table, an
+    entry the rules refuse now) is answered so too when its key stored the same request, so a
+    first submission costs no read of its key (issue 24).
     """
     actor.require("record")
     check_idempotency_key(submission.idempotency_key)
     submission = submission.normalised()
-    if submission.idempotency_key:
+    try:
+        return _record_new(db, night, submission, actor)
+    except (NightError, HandError):
+        if not submission.idempotency_key:
+            raise
         existing = by_idempotency_key(db, night, submission.idempotency_key)
-        if existing is not None and replays_now(db, night, existing, submission):
-            return as_now(db, night, existing), False
-        if existing is not None and night.status == "open":
-            raise key_reused(existing)
+        if existing is None:
+            raise
+        if replays_now(db, night, existing, submission):
+            return as_now(db, night, existing), False, None
+        if night.status == "open":
+            raise key_reused(existing) from None
+        raise
+
+
+def _record_new(
+    db: Session, night: GameSession, submission: Submission, actor: Actor
+) -> tuple[Hand, bool, dict[str, int] | None]:
+    """:func:`record_hand_kept` for a normalised ``submission``, its key not looked up first:
+    a used key is found by the unique key's refusal (answered here) or, after another refusal,
+    by the caller."""
     if night.status != "open":
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
     _check_seen(night, submission, list(night.players), night.stake_minor)
@@ -177,11 +205,11 @@ def record_hand(
             twin = by_idempotency_key(db, night, submission.idempotency_key) if submission.idempotency_key else None
             db.rollback()
             if twin is not None:
-                return as_now(db, night, same_submission(twin, submission)), False
+                return as_now(db, night, same_submission(twin, submission)), False, None
             _refuse_number(db, night, submission.number, number)
         hand = store_version(db, night, number, 1, dealer, submission, result)
-        figures.hand_recorded(db, night, number, hand.players,
-                              [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
+        balances = figures.hand_recorded(db, night, number, hand.players,
+                                         [(t.payer, t.payee, t.amount_minor) for t in result.transfers])
         if by_rule:
             figures.state_changed(db, night, result.state)
         audit(db, night, actor, "hand_recorded", hand_number=number,
@@ -190,15 +218,17 @@ def record_hand(
         db.commit()
     except IntegrityError:
         db.rollback()
-        if submission.idempotency_key:  # a twin of this request was saved first
+        if submission.idempotency_key:  # this request's key stored a hand already (a retry, a twin)
             existing = by_idempotency_key(db, night, submission.idempotency_key)
             if existing is not None:
-                return as_now(db, night, same_submission(existing, submission)), False
+                if not replays_now(db, night, existing, submission):
+                    raise key_reused(existing) from None
+                return as_now(db, night, existing), False, None
         raise
     except BaseException:
         db.rollback()
         raise
-    return hand, True
+    return hand, True, balances
 
 
 def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Hand | None:
