@@ -166,6 +166,8 @@ def _quick_outcomes(night: GameSession) -> list[tuple[str, str]]:
     """``(kind, title)`` of the outcome buttons on the table screen, for the night's game."""
     if (night.game or "tonk") == "tongits":
         return [(kind, tongits_title(kind)) for kind in TONGITS_OUTCOMES]
+    if (night.game or "tonk") == "rummy13":  # no rummy entry on the phone yet (ledger.web.rummy_pages)
+        return []
     return [(kind, outcome_title(kind)) for kind in
             HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()]
 

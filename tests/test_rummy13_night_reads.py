@@ -1,0 +1,122 @@
+"""A 13-card rummy night read back (issue 25, step 1): each stored hand says its kind, winner, points
+and wild rank, and one whole sentence for it; the summary PDF reads the hands as rummy sentences and
+the rules as the night plays them; the phone pages of a rummy night answer (the table, its rules,
+its history) and the record and correct pages send the phone back to the table with a reason
+instead of asking Tonk's questions. Real database (SQLite file, or PostgreSQL with
+``LEDGER_TEST_DATABASE_URL``)."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.test_rummy13_ledger import open_rummy, record, rummy_night
+from tests.test_tongits_statements import flat, pdftotext
+
+
+def played(client: Any, count: int) -> dict[str, Any]:
+    data = rummy_night()
+    night = open_rummy(client)
+    for hand in data["hands"][:count]:
+        record(client, night, hand)
+    return night
+
+
+def test_each_hand_reads_as_rummy(client: Any, database_url: str) -> None:
+    data = rummy_night()
+    night = played(client, 5)
+    hands = client.get(f"/api/v1/sessions/{night['id']}/hands", headers=night["headers"]).get_json()["hands"]
+    assert [h["kind"] for h in hands] == [h["outcome"]["kind"] for h in data["hands"][:5]]
+    assert [h["winner"] for h in hands] == ["Anoop", "Chacko", "Devi", None, "Bindu"]
+    assert [h["wild_rank"] for h in hands] == [h["wild_rank"] for h in data["hands"][:5]]
+    assert hands[0]["points"] == {"Anoop": 0, "Bindu": 50, "Chacko": 20, "Devi": 23}
+    assert hands[0]["description"] == "Anoop made a valid show and collects 93 points"
+    assert hands[3]["description"] == "The stock ran out: a void hand, nobody pays"
+    assert hands[4]["description"] == "Bindu won as the last player in"
+    one = client.get(f"/api/v1/sessions/{night['id']}/hands/1", headers=night["headers"]).get_json()
+    assert one["points"] == hands[0]["points"] and one["hands"] == data["hands"][0]["hands"]
+
+
+def test_the_summary_pdf_reads_rummy_hands_and_rules(client: Any, database_url: str) -> None:
+    night = played(client, 5)
+    response = client.get(f"/api/v1/sessions/{night['id']}/summary.pdf", headers=night["headers"])
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    text = flat(pdftotext(response.data))
+    assert "13-card rummy" in text and "Points rummy" in text
+    assert "Anoop made a valid show and collects 93 points" in text
+    assert "Chacko dropped at once (first drop)" in text
+    assert "A first drop costs 20 points and a middle drop 40 points." in text
+    assert "A loser pays their count times the rate, at most 80 points." in text
+    statements = client.get(f"/api/v1/sessions/{night['id']}/statements.pdf", headers=night["headers"])
+    assert statements.status_code == 200
+
+
+def test_the_summary_pdf_in_malayalam(client: Any, database_url: str) -> None:
+    night = played(client, 2)
+    response = client.get(f"/api/v1/sessions/{night['id']}/summary.pdf?lang=ml", headers=night["headers"])
+    assert response.status_code == 200
+    text = flat(pdftotext(response.data))
+    assert "13 കാർഡ് റമ്മി" in text  # the game, in the table's words
+    assert "ഉടൻ ഡ്രോപ്പ് ചെയ്തു (ഫസ്റ്റ് ഡ്രോപ്പ്)" in text  # Chacko's first drop in hand 1
+
+
+def test_the_phone_pages_of_a_rummy_night(client: Any, database_url: str) -> None:
+    night = played(client, 3)
+    links = night["body"]["links"]
+    assert client.get(links["host"].replace("http://localhost", "")).status_code == 302  # the host's phone joins
+    table = client.get(f"/s/{night['id']}")
+    assert table.status_code == 200
+    page = table.get_data(as_text=True)
+    assert 'name="kind"' not in page  # no Tonk outcome buttons on a rummy table
+    rules = client.get(f"/s/{night['id']}/rules")
+    assert rules.status_code == 200
+    words = rules.get_data(as_text=True)
+    assert "A wrong show costs 80 points, paid to the winner, and play goes on." in words
+    assert "Points rummy" in words
+    assert client.get(f"/s/{night['id']}/hands").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/record", "/record?kind=show", "/hands/1/v1/correct"])
+def test_the_record_and_correct_pages_send_the_phone_back(client: Any, database_url: str, path: str) -> None:
+    night = played(client, 1)
+    client.get(night["body"]["links"]["host"].replace("http://localhost", ""))
+    response = client.get(f"/s/{night['id']}{path}")
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/s/{night['id']}")
+    table = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "This phone cannot enter 13-card rummy hands yet" in table.replace("&#39;", "'")
+
+
+# -- a rummy night in a club ------------------------------------------------------------------------------
+def test_a_rummy_club_night_carries_into_the_club(client: Any, database_url: str) -> None:
+    data = rummy_night()
+    made = client.post("/api/v1/clubs", json={"name": "Onam club", "currency": "INR", "timezone": "Asia/Kolkata"})
+    assert made.status_code == 201, made.get_json()
+    club = made.get_json()
+    club_headers = {"Authorization": f"Bearer {club['token']}"}
+    body = {k: data[k] for k in ("name", "stake", "ruleset", "players", "first_dealer")} | {
+        "game": "rummy13", "club": club["id"]}
+    response = client.post("/api/v1/sessions", json=body, headers=club_headers)
+    assert response.status_code == 201, response.get_json()
+    created = response.get_json()
+    assert created["game"] == "rummy13" and created["club"] == club["id"] and created["currency"] == "INR"
+    night = {"id": created["id"], "headers": {"Authorization": f"Bearer {created['token']}"}, "body": created}
+    for hand in data["hands"]:
+        record(client, night, hand)
+    closed = client.post(f"/api/v1/sessions/{night['id']}/close", json={"carry_over": True}, headers=night["headers"])
+    assert closed.status_code == 200, closed.get_json()
+    assert closed.get_json()["net"] == data["expected"]["net"]
+    books = client.get(f"/api/v1/clubs/{club['id']}", headers=club_headers).get_json()
+    assert books["balances"] == data["expected"]["net"]
+    standings = client.get(f"/api/v1/clubs/{club['id']}/standings", headers=club_headers)
+    assert standings.status_code == 200, standings.get_json()
+    lines = {line["member"]: line for line in standings.get_json()["members"]}
+    assert {p: lines[p]["net"] for p in data["players"]} == data["expected"]["net"]
+    for path in ("summary.pdf", "export.json", "export.csv"):
+        answer = client.get(f"/api/v1/clubs/{club['id']}/{path}", headers=club_headers)
+        assert answer.status_code == 200, (path, answer.get_data(as_text=True)[:300])
+    exported = client.get(f"/api/v1/clubs/{club['id']}/export.json", headers=club_headers).get_json()
+    imported = client.post("/api/v1/clubs/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+    again = imported.get_json()
+    again_books = client.get(f"/api/v1/clubs/{again['id']}", headers={"Authorization": f"Bearer {again['token']}"})
+    assert again_books.get_json()["balances"] == data["expected"]["net"]
