@@ -259,3 +259,77 @@ def test_a_correction_the_rules_refuse_changes_nothing(client: Any, database_url
     assert response.status_code == 422 and response.get_json()["error"] == "total_out_of_range"
     assert session(client, night)["net"] == data["hands"][0]["expected"]["net"]
     assert checked_figures_at(database_url, night["id"]).net == data["hands"][0]["expected"]["net"]
+
+
+# -- the home table: a wrong show ends the hand and pays each player still in (RUMMY13.md §4.4, §10 #6) ------
+def test_a_home_table_wrong_show_pays_each_player_still_in(client: Any, database_url: str) -> None:
+    night = open_rummy(client, ruleset={"preset": "home_table"})
+    body = {"wild_rank": "5", "outcome": {"kind": "wrong_show", "shower": "Bindu"},
+            "hands": {"Devi": {"result": "first_drop"}}}
+    response = client.post(f"/api/v1/sessions/{night['id']}/hands", json=body, headers=night["headers"])
+    assert response.status_code == 201, response.get_json()
+    hand = response.get_json()
+    assert hand["kind"] == "wrong_show" and hand["winner"] is None
+    assert hand["points"] == {"Anoop": 0, "Bindu": 80, "Chacko": 0, "Devi": 0}
+    assert hand["transfers"] == [{"from": "Bindu", "to": "Anoop", "amount": 4000},
+                                 {"from": "Bindu", "to": "Chacko", "amount": 4000}]
+    assert hand["net"] == {"Anoop": 4000, "Bindu": -8000, "Chacko": 4000, "Devi": 0}
+    assert hand["description"] == "Bindu showed wrongly and pays each player still in"
+    assert checked_figures_at(database_url, night["id"]).net == hand["net"]
+    # a wrong_show result is the other mode's: refused here with its code
+    other = {"wild_rank": "5", "outcome": {"kind": "show", "winner": "Anoop"},
+             "hands": {"Bindu": {"result": "wrong_show"}, "Chacko": {"result": "first_drop"},
+                       "Devi": {"result": "lost", "points": 10}}}
+    refused = client.post(f"/api/v1/sessions/{night['id']}/hands", json=other, headers=night["headers"])
+    assert refused.status_code == 422 and refused.get_json()["error"] == "feature_disabled"
+
+
+def test_a_repeated_idempotency_key_records_the_rummy_hand_once(client: Any, database_url: str) -> None:
+    data = rummy_night()
+    night = open_rummy(client)
+    headers = night["headers"] | {"Idempotency-Key": "hand-1-from-bindus-phone"}
+    first = client.post(f"/api/v1/sessions/{night['id']}/hands", json=entry_of(data["hands"][0]), headers=headers)
+    again = client.post(f"/api/v1/sessions/{night['id']}/hands", json=entry_of(data["hands"][0]), headers=headers)
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.get_json()["number"] == 1 and again.get_json()["transfers"] == data["hands"][0]["expected"]["transfers"]
+    other = entry_of(data["hands"][0]) | {"wild_rank": "8"}  # another wild rank is another request
+    reused = client.post(f"/api/v1/sessions/{night['id']}/hands", json=other, headers=headers)
+    assert reused.status_code == 409 and reused.get_json()["error"] == "idempotency_key_reused"
+    assert checked_figures_at(database_url, night["id"]).net == data["hands"][0]["expected"]["net"]
+
+
+def test_a_correction_of_the_wild_rank_rescores_the_cards(client: Any, database_url: str) -> None:
+    data = rummy_night()
+    night = open_rummy(client)
+    record(client, night, data["hands"][0])
+    fixed = entry_of(data["hands"][0]) | {"wild_rank": "2"}  # 2♠ and 2♥ now wild in Bindu's cards
+    fixed["hands"] = {p: h for p, h in fixed["hands"].items() if p != "Anoop"}  # his show needed the 7s wild
+    alone = client.post("/api/v1/score", json={"game": "rummy13", "ruleset": data["ruleset"], "players": data["players"],
+                                               "stake": data["stake"]} | fixed).get_json()
+    assert alone["points"]["Bindu"] != data["hands"][0]["expected"]["points"]["Bindu"]
+    response = client.post(f"/api/v1/sessions/{night['id']}/hands/1/amend", json=fixed | {"version": 1},
+                           headers=night["headers"])
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    assert body["version"] == 2 and body["wild_rank"] == "2"
+    assert (body["points"], body["transfers"], body["net"]) == (alone["points"], alone["transfers"], alone["net"])
+    assert session(client, night)["net"] == alone["net"]
+    assert checked_figures_at(database_url, night["id"]).net == alone["net"]
+
+
+def test_a_seat_swap_re_enters_rummy_hands_with_their_wild_rank(client: Any, database_url: str) -> None:
+    data = rummy_night()
+    night = open_rummy(client)
+    for hand in data["hands"][:2]:
+        record(client, night, hand)
+    response = client.post(f"/api/v1/sessions/{night['id']}/seats/swap", json={"a": "Bindu", "b": "Devi", "from_hand": 1},
+                           headers=night["headers"])
+    assert response.status_code == 200, response.get_json()
+    swapped = {"Bindu": "Devi", "Devi": "Bindu"}
+    hands = client.get(f"/api/v1/sessions/{night['id']}/hands", headers=night["headers"]).get_json()["hands"]
+    for stored, hand in zip(hands, data["hands"][:2]):
+        assert stored["version"] == 2 and stored["wild_rank"] == hand["wild_rank"]
+        assert stored["points"] == {swapped.get(p, p): v for p, v in hand["expected"]["points"].items()}
+    expected = sum_of(*({swapped.get(p, p): v for p, v in h["expected"]["net"].items()} for h in data["hands"][:2]))
+    assert session(client, night)["net"] == expected
+    assert checked_figures_at(database_url, night["id"]).net == expected
