@@ -6,10 +6,11 @@ instead of asking Tonk's questions. Real database (SQLite file, or PostgreSQL wi
 ``LEDGER_TEST_DATABASE_URL``)."""
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
-import pytest
-
+from tests.kept_figures import checked_figures_at
 from tests.test_rummy13_ledger import open_rummy, record, rummy_night
 from tests.test_tongits_statements import flat, pdftotext
 
@@ -67,7 +68,7 @@ def test_the_phone_pages_of_a_rummy_night(client: Any, database_url: str) -> Non
     table = client.get(f"/s/{night['id']}")
     assert table.status_code == 200
     page = table.get_data(as_text=True)
-    assert 'name="kind"' not in page  # no Tonk outcome buttons on a rummy table
+    assert 'value="knock"' not in page  # no Tonk outcome buttons on a rummy table
     rules = client.get(f"/s/{night['id']}/rules")
     assert rules.status_code == 200
     words = rules.get_data(as_text=True)
@@ -76,14 +77,63 @@ def test_the_phone_pages_of_a_rummy_night(client: Any, database_url: str) -> Non
     assert client.get(f"/s/{night['id']}/hands").status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/record", "/record?kind=show", "/hands/1/v1/correct"])
-def test_the_record_and_correct_pages_send_the_phone_back(client: Any, database_url: str, path: str) -> None:
+def test_the_correct_page_sends_the_phone_back(client: Any, database_url: str) -> None:
     night = played(client, 1)
     client.get(night["body"]["links"]["host"].replace("http://localhost", ""))
-    response = client.get(f"/s/{night['id']}{path}")
+    response = client.get(f"/s/{night['id']}/hands/1/v1/correct")
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/s/{night['id']}")
     table = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "This phone cannot enter 13-card rummy hands yet" in table.replace("&#39;", "'")
+    assert "This phone cannot correct 13-card rummy hands yet" in table.replace("&#39;", "'")
+
+
+def form_of(page: str) -> dict[str, str]:
+    """The hidden fields of the rummy record page."""
+    return {m.group(1): html.unescape(m.group(2))
+            for m in re.finditer(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page)}
+
+
+def test_the_phone_records_a_rummy_hand_in_one_page(client: Any, database_url: str) -> None:
+    data = rummy_night()
+    night = open_rummy(client)
+    client.get(night["body"]["links"]["host"].replace("http://localhost", ""))
+    table = client.get(f"/s/{night['id']}").get_data(as_text=True)
+    assert 'name="kind" value="show"' in table and 'name="kind" value="last_player"' in table
+    page = client.get(f"/s/{night['id']}/record?kind=show")
+    assert page.status_code == 200
+    fields = form_of(page.get_data(as_text=True))
+    # hand 1 of the shared night with points only: Bindu 50, Chacko a first drop, Devi 23 (seats 1, 2, 3)
+    fields |= {"kind": "show", "winner": "Anoop", "wild_rank": "7", "result-1": "lost", "points-1": "50",
+               "result-2": "first_drop", "result-3": "lost", "points-3": "23"}
+    saved = client.post(f"/s/{night['id']}/record", data=fields)
+    assert saved.status_code == 302, saved.get_data(as_text=True)[:500]
+    hands = client.get(f"/api/v1/sessions/{night['id']}/hands", headers=night["headers"]).get_json()["hands"]
+    assert len(hands) == 1
+    assert hands[0]["transfers"] == data["hands"][0]["expected"]["transfers"]
+    assert hands[0]["points"] == data["hands"][0]["expected"]["points"] and hands[0]["wild_rank"] == "7"
+    again = client.post(f"/s/{night['id']}/record", data=fields)  # a double tap: saved once
+    assert again.status_code == 302
+    assert len(client.get(f"/api/v1/sessions/{night['id']}/hands", headers=night["headers"]).get_json()["hands"]) == 1
+    assert checked_figures_at(database_url, night["id"]).net == data["hands"][0]["expected"]["net"]
+
+
+def test_a_refused_phone_entry_says_why_and_saves_nothing(client: Any, database_url: str) -> None:
+    night = open_rummy(client)
+    client.get(night["body"]["links"]["host"].replace("http://localhost", ""))
+    fields = form_of(client.get(f"/s/{night['id']}/record").get_data(as_text=True))
+    fields |= {"kind": "show", "winner": "Anoop", "result-1": "lost", "points-1": "131",
+               "result-2": "first_drop", "result-3": "middle_drop"}
+    refused = client.post(f"/s/{night['id']}/record", data=fields)
+    assert refused.status_code == 422
+    assert 'role="alert"' in refused.get_data(as_text=True)
+    assert 'value="131"' in refused.get_data(as_text=True)  # the answer is kept to fix
+    assert session_hands(client, night) == 0
+    fields |= {"points-1": ""}  # a loser without a count
+    assert client.post(f"/s/{night['id']}/record", data=fields).status_code == 422
+    assert session_hands(client, night) == 0
+
+
+def session_hands(client: Any, night: dict[str, Any]) -> int:
+    return client.get(f"/api/v1/sessions/{night['id']}", headers=night["headers"]).get_json()["hand_count"]
 
 
 # -- a rummy night in a club ------------------------------------------------------------------------------

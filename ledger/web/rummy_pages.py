@@ -1,8 +1,8 @@
-"""The phone pages of a 13-card rummy night (RUMMY13.md), for now: the rules in force (the preset
-and the rules as the night plays them, in whole sentences) and, until the phone has its own rummy
-entry (issue 25, "At the table"), a clear way back from the record and correct pages, whose Tonk
-questions do not fit a rummy hand: such hands are recorded through the JSON API
-(``POST /api/v1/sessions/{id}/hands`` with ``wild_rank``, ``outcome`` and ``hands``)."""
+"""The phone pages of a 13-card rummy night (RUMMY13.md) besides recording a hand
+(:mod:`ledger.web.rummy_record`): the rules in force (the preset and the rules as the night plays
+them, in whole sentences) and, until the phone corrects a rummy hand itself, a clear way back from
+the correct page, whose Tonk questions do not fit a rummy hand: a correction is made through the
+JSON API (``POST /api/v1/sessions/{id}/hands/{n}/amend`` with ``wild_rank``, ``outcome``, ``hands``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -24,9 +24,9 @@ def is_rummy(night: GameSession) -> bool:
 
 
 def not_on_this_page(night: GameSession) -> Any:
-    """Back to the table, saying why: the phone does not yet ask a rummy hand's questions."""
-    flash(_("This phone cannot enter 13-card rummy hands yet; for now they are recorded through the ledger's API."),
-          "info")
+    """Back to the table, saying why: the phone does not yet correct a rummy hand."""
+    flash(_("This phone cannot correct 13-card rummy hands yet; for now a correction is made through the ledger's "
+            "API."), "info")
     return redirect(url_for("web.table", session_id=night.id))
 
 

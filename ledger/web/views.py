@@ -30,6 +30,8 @@ from ledger.night.lifecycle import NightError
 from ledger.games.tonk import PRESETS
 from ledger.games.tongits import PRESETS as TONGITS_PRESETS
 from ledger.web.tongits_form import OUTCOMES as TONGITS_OUTCOMES, outcome_title as tongits_title
+from ledger.web.rummy_record import kinds as rummy_kinds
+from ledger.games.rummy13.describe import outcome_title as rummy_title
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number
 from ledger.web.pot_words import pot_sentence
@@ -166,8 +168,8 @@ def _quick_outcomes(night: GameSession) -> list[tuple[str, str]]:
     """``(kind, title)`` of the outcome buttons on the table screen, for the night's game."""
     if (night.game or "tonk") == "tongits":
         return [(kind, tongits_title(kind)) for kind in TONGITS_OUTCOMES]
-    if (night.game or "tonk") == "rummy13":  # no rummy entry on the phone yet (ledger.web.rummy_pages)
-        return []
+    if (night.game or "tonk") == "rummy13":  # RUMMY13.md §4 (ledger.web.rummy_record)
+        return [(kind, str(rummy_title(kind))) for kind in rummy_kinds(ledger_night.rules_of(night))]
     return [(kind, outcome_title(kind)) for kind in
             HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()]
 
