@@ -170,3 +170,32 @@ def test_a_rummy_club_night_carries_into_the_club(client: Any, database_url: str
     again = imported.get_json()
     again_books = client.get(f"/api/v1/clubs/{again['id']}", headers={"Authorization": f"Bearer {again['token']}"})
     assert again_books.get_json()["balances"] == data["expected"]["net"]
+
+
+# -- the start form offers 13-card rummy ------------------------------------------------------------------
+def start_rummy(client: Any, players: list[str], preset: str = "points_rummy") -> Any:
+    from tests.test_web_pages import csrf_of
+
+    token = csrf_of(client.get("/").get_data(as_text=True))
+    data = {"csrf_token": token, "name": "Onam", "game": "rummy13", "rummy_preset": preset, "stake": "0.50",
+            "currency": "INR", "first_dealer": "0", "preset": "classic"}
+    return client.post("/", data=data | {f"player-{i}": name for i, name in enumerate(players)})
+
+
+def test_the_start_form_offers_rummy_and_opens_a_rummy_night(client: Any, database_url: str) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert 'name="game" value="rummy13"' in page and 'name="rummy_preset" value="home_table"' in page
+    response = start_rummy(client, ["Anoop", "Bindu", "Chacko", "Devi", "Ezhil"], "home_table")
+    assert response.status_code == 302, response.get_data(as_text=True)[:500]
+    night_id = re.match(r"/s/([^/?]+)\?share=1$", response.headers["Location"]).group(1)
+    table = client.get(f"/s/{night_id}").get_data(as_text=True)
+    assert 'name="kind" value="wrong_show"' in table  # the home table's wrong show ends the hand
+    rules = client.get(f"/s/{night_id}/rules").get_data(as_text=True)
+    assert "A wrong show ends the hand and pays 80 points to each player still in." in rules
+    assert "₹0.50" in rules  # the stake read as the rate of a point: 50 paise
+
+
+def test_the_start_form_refuses_one_rummy_player(client: Any, database_url: str) -> None:
+    response = start_rummy(client, ["Anoop"])
+    assert response.status_code == 422
+    assert "13-card rummy is played by 2 to 6 players" in html.unescape(response.get_data(as_text=True))

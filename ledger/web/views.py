@@ -45,7 +45,7 @@ from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import (
-    SEAT_LIMIT, StartForm, currency_choices, game_choices, preset_choices, tongits_preset_choices,
+    SEAT_LIMIT, StartForm, currency_choices, game_choices, preset_choices, rummy_preset_choices, tongits_preset_choices,
 )
 from ledger.web.formatting import engine_words
 from ledger.web.language import format_locale_now
@@ -76,6 +76,7 @@ def index() -> Any:
         presets=preset_choices(),
         games=game_choices(),
         tongits_presets=tongits_preset_choices(),
+        rummy_presets=rummy_preset_choices(),
         nights=my_nights(),
     ), (422 if form.errors else 200)
 
