@@ -333,3 +333,16 @@ def test_a_seat_swap_re_enters_rummy_hands_with_their_wild_rank(client: Any, dat
     expected = sum_of(*({swapped.get(p, p): v for p, v in h["expected"]["net"].items()} for h in data["hands"][:2]))
     assert session(client, night)["net"] == expected
     assert checked_figures_at(database_url, night["id"]).net == expected
+
+
+def test_the_demo_loads_the_shared_rummy_night(app: Any, client: Any, database_url: str, tmp_path: Any) -> None:
+    from ledger.cli import load_night
+
+    data = rummy_night()
+    path = tmp_path / "rummy-night.json"
+    path.write_text(json.dumps(data | {"game": "rummy13"}), encoding="utf-8")
+    session_id, token, count = load_night(app, path)
+    assert count == data["expected"]["hands_recorded"]
+    body = client.get(f"/api/v1/sessions/{session_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert body["game"] == "rummy13" and body["net"] == data["expected"]["net"]
+    assert checked_figures_at(database_url, session_id).net == data["expected"]["net"]
