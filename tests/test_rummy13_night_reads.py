@@ -77,13 +77,27 @@ def test_the_phone_pages_of_a_rummy_night(client: Any, database_url: str) -> Non
     assert client.get(f"/s/{night['id']}/hands").status_code == 200
 
 
-def test_the_correct_page_sends_the_phone_back(client: Any, database_url: str) -> None:
+def test_the_phone_corrects_a_rummy_hand(client: Any, database_url: str) -> None:
+    data = rummy_night()
     night = played(client, 1)
     client.get(night["body"]["links"]["host"].replace("http://localhost", ""))
-    response = client.get(f"/s/{night['id']}/hands/1/v1/correct")
-    assert response.status_code == 302 and response.headers["Location"].endswith(f"/s/{night['id']}")
-    table = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "This phone cannot correct 13-card rummy hands yet" in table.replace("&#39;", "'")
+    page = client.get(f"/s/{night['id']}/hands/1/v1/correct")
+    assert page.status_code == 200
+    words = page.get_data(as_text=True)
+    assert 'name="kind" value="show" checked' in words and '<option value="7" selected>' in words
+    assert 'name="points-3"' in words and 'value="23"' in words  # Devi's count, as stored
+    fields = form_of(words) | {"kind": "show", "winner": "Anoop", "wild_rank": "7",
+                               "result-1": "first_drop", "result-2": "first_drop", "result-3": "lost", "points-3": "23"}
+    saved = client.post(f"/s/{night['id']}/hands/1/v1/correct", data=fields)
+    assert saved.status_code == 302, saved.get_data(as_text=True)[:500]
+    hand = client.get(f"/api/v1/sessions/{night['id']}/hands/1", headers=night["headers"]).get_json()
+    assert hand["version"] == 2 and hand["points"] == {"Anoop": 0, "Bindu": 20, "Chacko": 20, "Devi": 23}
+    assert hand["net"] == {"Anoop": 3150, "Bindu": -1000, "Chacko": -1000, "Devi": -1150}
+    assert checked_figures_at(database_url, night["id"]).net == hand["net"]
+    stale = client.post(f"/s/{night['id']}/hands/1/v1/correct", data=fields | {"key": "another-key"})
+    assert stale.status_code == 302  # version 1 is no longer the hand: nothing saved
+    again = client.get(f"/api/v1/sessions/{night['id']}/hands/1", headers=night["headers"]).get_json()
+    assert again["version"] == 2 and data["hands"][0]["expected"]["net"] != again["net"]
 
 
 def form_of(page: str) -> dict[str, str]:
