@@ -19,7 +19,7 @@ DEFAULT_NIGHT = PROJECT_ROOT / "nights" / "night-01.json"
 def load_night(app: Any, path: Path) -> tuple[str, str, int]:
     """Record the night file at ``path`` (RULES.md §8.1 hands plus a session header: name,
     currency, stake, ruleset, players, first_dealer; with ``"game": "tongits"`` a TONGITS.md
-    §8.4 night file) as a new session through the same service the API uses. Returns
+    §8.4 night file, with ``"game": "rummy13"`` a RUMMY13.md §8.5 one) as a new session through the same service the API uses. Returns
     ``(session id, token, hands recorded)``.
 
     A Tong-its night file is replayed through the engine first
@@ -41,7 +41,8 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
     if chosen.name == DEFAULT_GAME:
         rules: Any = RuleSet.from_spec(data.get("ruleset"))
     else:
-        replay_night(data)  # trusts no figure of the file: refused before anything is stored
+        if chosen.name == "tongits":
+            replay_night(data)  # trusts no figure of the file: refused before anything is stored
         rules = chosen.rules(data.get("ruleset"))
     with app.app_context():
         db = get_session()
@@ -56,12 +57,8 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
             game=chosen.name,
         )
         for hand in data["hands"]:
-            ledger_night.record_hand(db, night, ledger_night.Submission(
-                outcome=hand["outcome"],
-                hands=hand.get("hands", {}),
-                side_bets=hand.get("side_bets"),
-                dealer=hand.get("dealer"),
-            ))
+            # the game's own parts too (a RUMMY13.md night's wild_rank); the ledger scores each hand itself
+            ledger_night.record_hand(db, night, ledger_night.Submission.of_entry(hand, dealer=hand.get("dealer")))
         return night.id, token, len(data["hands"])
 
 

@@ -111,7 +111,9 @@ def settle_balances() -> Any:
 def create_session() -> Any:
     """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``.
     ``"game"`` picks the game (absent or null = ``"tonk"``; ``"tongits"``: TONGITS.md, its rule
-    set, presets and seat range); any other value is 400 ``invalid_game`` (field ``game``). A
+    set, presets and seat range; ``"rummy13"``: RUMMY13.md points rummy, its pool presets 422
+    ``invalid_entry`` with field ``preset`` for now); any other value is 400 ``invalid_game``
+    (field ``game``). A
     club night may be of either game (:func:`ledger.api.clubs.create_club_night`)."""
     raw = json_body()
     chosen = _game_asked(raw.get("game"))

@@ -47,6 +47,7 @@ def _submission_of(body: dict[str, Any]) -> Submission:
         number=body["number"],
         seen_players=tuple(seen["players"]) if seen else None,
         seen_stake_minor=seen["stake"] if seen else None,
+        game_parts={"wild_rank": body["wild_rank"]} if body["wild_rank"] is not None else None,
     )
 
 

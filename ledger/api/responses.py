@@ -183,8 +183,8 @@ class SessionSchema(Answer):
         "description": "A closed club night: true when what was still owed was carried into the club's balances "
                        "(`outstanding` is then settled in the club, not between the night's players), false when "
                        "it was settled in cash; null while open and outside clubs."})
-    game = fields.String(required=True, validate=validate.OneOf(("tonk", "tongits")), metadata={
-        "description": "The game played: `tonk` (RULES.md) or `tongits` (TONGITS.md)."})
+    game = fields.String(required=True, validate=validate.OneOf(("tonk", "tongits", "rummy13")), metadata={
+        "description": "The game played: `tonk` (RULES.md), `tongits` (TONGITS.md) or `rummy13` (RUMMY13.md)."})
     pot = fields.Nested("NightPotSchema", metadata={
         "description": "A night whose game keeps a pot (Tong-its): the pot as the ledger keeps it. `net` covers the "
                        "players only; their nets plus `pot.balance_minor` less `pot.opening_minor` (0 when absent) "
@@ -314,9 +314,17 @@ class HandSchema(Answer):
     voided_at = fields.String(required=True, allow_none=True)
     players = fields.List(fields.String(), metadata={"description": "The seating the hand was played at."})
     stake = fields.Integer(metadata={"description": "The stake the hand was played at, minor units."})
-    kind = fields.String(metadata={"description": "A Tong-its night's hand: its outcome kind (TONGITS.md §8.1; "
-                                                  "`close_pot` for the pot closed at the end or at a seat change)."})
-    winner = fields.String(allow_none=True, metadata={"description": "A Tong-its night's hand: who won, or null."})
+    kind = fields.String(metadata={"description": "A Tong-its or 13-card rummy night's hand: its outcome kind "
+                                                  "(TONGITS.md §8.1, `close_pot` for the pot closed at the end or at a "
+                                                  "seat change; RUMMY13.md §8.1: `show`, `last_player`, `wrong_show`, "
+                                                  "`void`)."})
+    winner = fields.String(allow_none=True, metadata={
+        "description": "A Tong-its or 13-card rummy night's hand: who won, or null."})
+    points = fields.Dict(keys=fields.String(), values=fields.Integer(), metadata={
+        "description": "A 13-card rummy night's hand: the points charged to each player (RUMMY13.md §8.2; 0 for the "
+                       "winner); each payment is points × the stake."})
+    wild_rank = fields.String(allow_none=True, metadata={
+        "description": "A 13-card rummy night's hand: the wild rank it was played with (RUMMY13.md §1.4), or null."})
     pot = fields.Nested("TongitsPotSchema", metadata={
         "description": "A Tong-its night's hand: the pot's move in it and the state after it (TONGITS.md §8.2); "
                        "`net` and `transfers` name the pot as `pot`."})

@@ -22,6 +22,7 @@ MAX_NUMBER = 2**31 - 1
 STAKE_BOUNDS = {"minimum": 1, "maximum": MAX_STAKE_MINOR}
 AMOUNT_BOUNDS = {"minimum": 1, "maximum": MAX_PAYMENT_MINOR}
 NAME_BOUNDS = {"minLength": 1, "maxLength": MAX_NAME}
+SESSION_GAMES = ("tonk", "tongits", "rummy13")  # the games a night may be of
 OUTCOME_KINDS = ("deal_tonk", "tonk_out", "discard_out", "knock", "dry_stock", "double_double")
 
 # Documentation of the §8.1 parts the rules engine parses (``ledger.games.tonk.entry``): marshmallow
@@ -78,10 +79,12 @@ class SessionCreateSchema(Schema):
     stake = fields.Integer(required=True, strict=True,
                            metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
     ruleset = fields.Dict(load_default=dict, metadata=RULESET_DOC)
-    game = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(("tonk", "tongits")), metadata={
+    game = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(SESSION_GAMES), metadata={
         "description": "The game: absent or null = `tonk` (RULES.md); `tongits` = a Tong-its night (TONGITS.md: its "
                        "`ruleset` presets and toggles, 3 players or 4 with `four_players`, nobody named `pot`, the pot "
-                       "kept by the ledger). Any other value is 400 `invalid_game`. A club night may be of either "
+                       "kept by the ledger); `rummy13` = a 13-card rummy night (RUMMY13.md: `stake` is the point rate, "
+                       "presets `points_rummy` and `home_table` and the §6 toggles, 2 to 6 players; the pool presets "
+                       "are 422 `invalid_entry` with field `preset` for now). Any other value is 400 `invalid_game`. A club night may be of either "
                        "game; a Tong-its club night opens with the club's pot (what earlier nights carried, `pot_minor` "
                        "of the club; the club's pot is then empty) and may carry its own at the close (`pot_at_end` "
                        "`carry`: the pot goes into the club's pot when the night's balances are carried)."})
@@ -138,6 +141,11 @@ class HandCreateSchema(Schema):
     outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
     hands = fields.Dict(load_default=dict, metadata=HANDS_DOC)
     side_bets = fields.Dict(load_default=None, allow_none=True, metadata=SIDE_BETS_DOC)
+    wild_rank = fields.Raw(load_default=None, allow_none=True, metadata={
+        "type": "string",
+        "description": "13-card rummy (`rummy13` nights) only: the rank of the cut card, whose every card is a wild "
+                       "joker this hand (RUMMY13.md §1.4: `A`, `2` … `10`, `J`, `Q`, `K`; null or absent for a hand "
+                       "without a cut joker). A rank that is not one is 422 `invalid_card`; other games ignore it."})
     dealer = fields.String(load_default=None, allow_none=True, metadata=NAME_BOUNDS)
     number = fields.Integer(
         load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=MAX_NUMBER),

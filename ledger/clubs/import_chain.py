@@ -69,7 +69,7 @@ def _claimed_start(result: Any, at: str) -> dict[str, Any]:
 
 def _scored(chosen: Game, rules: Any, hand: Mapping[str, Any], start: Any, at: str) -> dict[str, Any]:
     entry = hand["entry"]
-    submission = Submission(outcome=entry["outcome"], hands=entry["hands"], side_bets=entry.get("side_bets"))
+    submission = Submission.of_entry(entry)
     closing = hand["kind"] in NOT_A_HAND_KINDS
     try:
         submission = submission.normalised()

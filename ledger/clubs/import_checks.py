@@ -16,10 +16,9 @@ from ledger.clubs.roster import MAX_MEMBER_NAME, member_look_alike
 from ledger.i18n import N_
 from ledger.money import UNKNOWN_CURRENCY, minor_digits
 from ledger.names import alike_names, clean_name, look_alike_pair
-from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_NAME
+from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_NAME, check_pool_not_yet
 from ledger.games import DEFAULT_GAME, game as game_of
 from ledger.games.tonk import PRESETS, HandError
-from ledger.games.tongits.ruleset import PRESETS as TONGITS_PRESETS
 from ledger.night.zones import is_known_zone
 
 NIGHT_STATUSES = ("open", "closed")
@@ -64,14 +63,14 @@ def _check_night(session: Mapping[str, Any], where: str) -> None:
     if not isinstance(session["ruleset"], dict):
         raise HandError("invalid_entry", NOT_READABLE, f"{where}.ruleset", detail="ruleset is not an object")
     chosen = game_of(session["game"])  # a registered game: import_schema checked the name
-    presets = PRESETS if chosen.name == DEFAULT_GAME else TONGITS_PRESETS
+    presets = PRESETS if chosen.name == DEFAULT_GAME else {p.name: p for p in chosen.presets}
     try:
         preset = session["ruleset"].get("preset", "classic")
         if not isinstance(preset, str) or preset not in presets:  # stored under its own name, never an alias:
             # the pages read its title and usual rules by it
             raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."),
                             "ruleset.preset", name=repr(preset), known=", ".join(presets))
-        chosen.rules_from_snapshot(session["ruleset"])
+        check_pool_not_yet(chosen.rules_from_snapshot(session["ruleset"]))  # RUMMY13.md pool nights: later work
     except HandError as err:  # the rules' own refusal, its field found inside this night
         raise HandError(err.code, err.template, f"{where}.{err.field or 'ruleset'}", **err.params) from None
 

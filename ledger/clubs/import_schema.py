@@ -23,6 +23,7 @@ from ledger.night.payments import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR
 from ledger.games import DEFAULT_GAME, GAMES
 from ledger.games.tonk.entry import OUTCOME_KINDS
 from ledger.games.tongits.entry import KINDS as TONGITS_KINDS
+from ledger.games.rummy13.entry import KINDS as RUMMY13_KINDS
 from ledger.games.tonk.validation import MAX_STAKE_MINOR
 
 FORMAT = "tonk-ledger-club"
@@ -92,7 +93,7 @@ class ImportSessionSchema(_Part):
                                                                               "minor units."})
     ruleset = fields.Dict(required=True, metadata={"description": "The night's frozen rule set, as stored."})
     game = fields.String(load_default=DEFAULT_GAME, validate=validate.OneOf(tuple(GAMES)), metadata={
-        "description": "The game played: tonk or tongits (absent in older exports: tonk)."})
+        "description": "The game played: tonk, tongits or rummy13 (absent in older exports: tonk)."})
     players = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     roster = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     first_dealer = _text(80, required=True)
@@ -124,6 +125,7 @@ class ImportEntrySchema(_Part):
     outcome = fields.Raw(required=True, metadata={"description": "RULES.md §8.1 outcome."})
     hands = fields.Raw(required=True, metadata={"description": "RULES.md §8.1 hands."})
     side_bets = fields.Raw(metadata={"description": "RULES.md §8.1 side bets."})
+    wild_rank = fields.Raw(metadata={"description": "RUMMY13.md §1.4: a rummy hand's wild rank."})
 
 
 class ImportHandSchema(_Part):
@@ -132,7 +134,7 @@ class ImportHandSchema(_Part):
     dealer = _text(80, required=True)
     players = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     stake = _whole(1, MAX_STAKE_MINOR, required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(OUTCOME_KINDS + TONGITS_KINDS))
+    kind = fields.String(required=True, validate=validate.OneOf(tuple(dict.fromkeys(OUTCOME_KINDS + TONGITS_KINDS + RUMMY13_KINDS))))
     entry = fields.Nested(ImportEntrySchema, required=True)
     result = fields.Dict(required=True, metadata={"description": "The engine's result; must be what re-scoring "
                                                                  "the entry gives."})

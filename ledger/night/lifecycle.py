@@ -101,6 +101,7 @@ def create_night(
     if chosen.name == DEFAULT_GAME:
         check_table(rules, seated)  # type: ignore[arg-type]
     else:
+        check_pool_not_yet(rules)
         check_seats(chosen, rules, seated)
     alike = look_alike_pair(seated)
     if alike is not None:
@@ -154,14 +155,27 @@ def _first_state(chosen: Game, rules: RuleSet | Rules, opened: Mapping[str, int]
     return None if state is None else dict(state)
 
 
+def check_pool_not_yet(rules: RuleSet | Rules) -> None:
+    """A rule set whose money moves once, at the end of a pool (RUMMY13.md §4.9–§4.10, the
+    ``pool_101`` and ``pool_201`` presets or the ``format`` toggle ``pool``), is not yet kept as a
+    night: the ledger cannot yet carry the pool's scores and pay its pot. Raises
+    :class:`HandError` ``invalid_entry`` with field ``preset``."""
+    if getattr(rules, "format", None) == "pool":
+        raise HandError("invalid_entry", N_("Pool rummy ({preset}) cannot be kept as a night yet: choose points "
+                                            "rummy or the home table rules."), "preset", preset=rules.preset)
+
+
 def check_seats(chosen: Game, rules: RuleSet | Rules, seated: Sequence[str]) -> None:
     """A seating of a game other than Tonk (whose own checks are RULES.md §9.1's): as many
     players as ``chosen.seat_range(rules)`` allows, none named like one of the game's accounts
     (any case: TONGITS.md §8.1, ``pot``), nobody twice. Raises :class:`HandError`
     ``too_few_players``, ``too_many_players``, ``invalid_player_name``, ``duplicate_player``."""
     seats = chosen.seat_range(rules)  # type: ignore[arg-type]
-    if len(seated) < seats.start:
+    if len(seated) < seats.start and chosen.name == "tongits":
         raise HandError("too_few_players", N_("Tong-its needs {least} players at this table; {count} given."),
+                        "players", least=seats.start, count=len(seated))
+    if len(seated) < seats.start:
+        raise HandError("too_few_players", N_("These rules need at least {least} players; {count} given."),
                         "players", least=seats.start, count=len(seated))
     if len(seated) >= seats.stop:
         raise HandError("too_many_players", N_("These rules seat at most {most} players; {count} given."),
@@ -376,8 +390,7 @@ def restore_hand(db: Session, night: GameSession, number: int, actor: Actor = SY
 def _restored_in_place(db: Session, night: GameSession, hand: Hand, start: rescoring.Before, actor: Actor) -> Hand:
     """Restored ``hand`` (counted again) scored afresh from ``start``, the state the hands before
     it leave now: a new version when that changes its result."""
-    result = preview_hand(night, Submission(outcome=hand.entry.get("outcome"), hands=hand.entry.get("hands"),
-                                            side_bets=hand.entry.get("side_bets")),
+    result = preview_hand(night, Submission.of_entry(hand.entry),
                           players=hand.players, stake_minor=hand.stake_minor, state=start.state,
                           dealer=None if hand.kind in figures.NOT_A_HAND else hand.dealer)
     if stored_result(result) == hand.result:

@@ -22,6 +22,7 @@ from ledger.night.report_source import ReportSource
 from ledger.games import Rules, game
 from ledger.games.tonk.describe import describe_hand
 from ledger.games.tongits.describe import describe_hand as describe_tongits_hand
+from ledger.games.rummy13.describe import describe_hand as describe_rummy_hand
 from ledger.night.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
@@ -357,7 +358,17 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "winners": list(result.get("winners", [])),
         "created_at": hand.created_at.isoformat(),
         "voided_at": hand.voided_at.isoformat() if hand.voided_at else None,
-    } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {})
+    } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {}) \
+      | (rummy_hand_json(hand) if "points" in result else {})
+
+
+def rummy_hand_json(hand: Hand) -> dict[str, Any]:
+    """What a 13-card rummy hand adds to :func:`hand_json` (RUMMY13.md §8.2): ``kind``, ``winner``
+    (or null), ``points`` (each player's points charged, 0 for the winner) and the hand's
+    ``wild_rank`` (or null)."""
+    winners = hand.result.get("winners") or []
+    return {"kind": hand.kind, "winner": winners[0] if winners else None,
+            "points": dict(hand.result["points"]), "wild_rank": hand.entry.get("wild_rank")}
 
 
 def describe_stored(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> Any:
@@ -368,6 +379,9 @@ def describe_stored(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> An
 
 def describer_of(result: Mapping[str, Any]) -> Any:
     """The describing function of the game that scored ``result``: a stored Tong-its result
-    (TONGITS.md §8.2) is the one with a ``pot``; Tonk's never has one."""
-    return describe_tongits_hand if "pot" in result else describe_hand
+    (TONGITS.md §8.2) is the one with a ``pot``, a 13-card rummy one (RUMMY13.md §8.2) the one
+    with ``points``; Tonk's has neither."""
+    if "pot" in result:
+        return describe_tongits_hand
+    return describe_rummy_hand if "points" in result else describe_hand
 

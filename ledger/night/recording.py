@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from collections.abc import Mapping
 from typing import Any, Sequence
 
 from sqlalchemy import bindparam, insert, select
@@ -37,6 +38,8 @@ from ledger.games.tonk.renaming import name_along, rename_along
 
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
+# the parts of an entry a game reads besides outcome, hands and side bets (RUMMY13.md §8.1: the wild rank)
+GAME_PARTS: tuple[str, ...] = ("wild_rank",)
 KEPT: Any = object()  # preview_hand's default state: the night's own
 TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
 
@@ -69,6 +72,17 @@ class Submission:
     number: int | None = None
     seen_players: tuple[str, ...] | None = None
     seen_stake_minor: int | None = None
+    #: the game's own parts of the entry besides ``outcome``, ``hands`` and ``side_bets`` (keys of
+    #: :data:`GAME_PARTS`: 13-card rummy's ``wild_rank``, RUMMY13.md §1.4), raw JSON; stored with the entry
+    game_parts: Mapping[str, Any] | None = None
+
+    @classmethod
+    def of_entry(cls, entry: Mapping[str, Any], **others: Any) -> Submission:
+        """The submission that stored ``entry`` (a stored hand's ``entry``: ``outcome``,
+        ``hands``, ``side_bets`` and any of :data:`GAME_PARTS`), with ``others`` (dealer, key...)."""
+        parts = {key: entry[key] for key in GAME_PARTS if entry.get(key) is not None}
+        return cls(outcome=entry.get("outcome"), hands=entry.get("hands", {}), side_bets=entry.get("side_bets"),
+                   game_parts=parts or None, **others)
 
     def normalised(self) -> Submission:
         """This submission with every name in it (dealer, and all of the entry's texts and
@@ -78,6 +92,7 @@ class Submission:
             outcome=normalise_entry(self.outcome, "outcome"),
             hands=normalise_entry(self.hands, "hands"),
             side_bets=normalise_entry(self.side_bets, "side_bets"),
+            game_parts=None if self.game_parts is None else normalise_entry(dict(self.game_parts)),
             dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
             seen_players=(None if self.seen_players is None
                           else tuple(normalise_name(p) for p in self.seen_players)),
@@ -87,6 +102,9 @@ class Submission:
         out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
         if self.side_bets is not None:
             out["side_bets"] = self.side_bets
+        for key in GAME_PARTS:  # only those given: a Tonk or Tong-its entry is stored as before
+            if self.game_parts and self.game_parts.get(key) is not None:
+                out[key] = self.game_parts[key]
         return out
 
 

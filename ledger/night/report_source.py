@@ -24,10 +24,12 @@ from ledger.games.tonk.describe import describe_hand
 from ledger.games.tonk.explain import rule_lines
 from ledger.games.tongits.describe import describe_lines as describe_tongits
 from ledger.games.tongits.ruleset import PRESETS as TONGITS_PRESETS
+from ledger.games.rummy13 import describe as rummy_words
 from ledger.sentences import N_, Sentence
 from ledger.transfers import Transfer
 
 TONGITS = "tongits"
+RUMMY13 = "rummy13"
 TONGITS_TITLE = N_("Tong-its")
 #: the separator between the sentences that describe one Tong-its hand ("Dodong called a draw
 #: (laban) and nobody fought · Dodong took the pot"): each is whole, none is glued to another
@@ -76,6 +78,8 @@ class ReportSource:
         a Tong-its night's by TONGITS.md §8.2, with its pot, :meth:`_shape_tongits`)."""
         if self.game == TONGITS:
             return self._shape_tongits()
+        if self.game == RUMMY13:
+            return self._shape_rummy()
         lines = []
         for number, dealer, seating, entry_text, result_text, redeal, status in self.hands:
             result = json.loads(result_text)
@@ -98,6 +102,37 @@ class ReportSource:
             payments=self.payments, rules_lines=tuple(str(line.text) for line in rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
             carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
+        )
+
+    def _shape_rummy(self) -> SessionReport:
+        """A 13-card rummy night's report (RUMMY13.md §8.2 results as stored): each hand in whole
+        rummy sentences (the show and its points, each drop, wrong show and full count), the rules
+        as the night plays them (:func:`ledger.games.rummy13.describe.rule_lines`)."""
+        lines = []
+        for number, dealer, seating, entry_text, result_text, redeal, status in self.hands:
+            result = json.loads(result_text)
+            entry = json.loads(entry_text)
+            net = result.get("net", {})
+            lines.append(HandLine(
+                number=number,
+                dealer=dealer,
+                outcome_text=BETWEEN_SENTENCES.join(
+                    str(s) for s in rummy_words.describe_lines(entry.get("outcome") or {}, entry.get("hands"), result)),
+                winners=tuple(result.get("winners", [])),
+                amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},
+                redeal=bool(redeal),
+                voided=status == "voided",
+            ))
+        rules = game_of(RUMMY13).rules_from_snapshot(self.ruleset)
+        return SessionReport(
+            name=self.name, currency=self.currency, stake_minor=self.stake_minor, preset=rules.preset,
+            created_at=self.created_at, timezone=self.timezone, players=self.players, hands=tuple(lines),
+            net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
+            payments=self.payments, rules_lines=tuple(str(line) for line in rummy_words.rule_lines(rules)),
+            stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
+            carried_into=self.carried_into,
+            game_title=str(Sentence(rummy_words.GAME_TITLE)),
+            preset_title=str(rummy_words.preset_title(rules.preset)),
         )
 
     def _shape_tongits(self) -> SessionReport:

@@ -94,8 +94,7 @@ def rechain(
         if new_next is not None and hand.dealer == old_next and new_next in hand.players:
             dealer = new_next
         old_next = stored_next
-        submission = Submission(outcome=hand.entry.get("outcome"), hands=hand.entry.get("hands"),
-                                side_bets=hand.entry.get("side_bets"))
+        submission = Submission.of_entry(hand.entry)
         result = chosen.score(rules, players=tuple(hand.players), stake_minor=hand.stake_minor,
                               dealer=None if hand.kind in figures.NOT_A_HAND else dealer, state=state,
                               entry=submission.entry())
@@ -114,8 +113,7 @@ def replace_version(db: Session, night: GameSession, hand: Hand, dealer: str, re
                     because: int) -> Hand:
     """Store ``result`` as the next version of counted ``hand`` (re-scored from a new state
     because hand ``because`` changed), with its figures and an audit event."""
-    submission = Submission(outcome=hand.entry.get("outcome"), hands=hand.entry.get("hands"),
-                            side_bets=hand.entry.get("side_bets"))
+    submission = Submission.of_entry(hand.entry)
     return _replace(db, night, hand, dealer, submission, result, actor, because)
 
 

@@ -343,8 +343,7 @@ def swap_seats(
         mapping = swap if involved else {}
         players = [mapping.get(p, p) for p in hand.players]
         entry = rename_entry(hand.entry, mapping) if involved else hand.entry
-        submission = Submission(outcome=entry.get("outcome"), hands=entry.get("hands", {}),
-                                side_bets=entry.get("side_bets"))
+        submission = Submission.of_entry(entry)
         dealer = mapping.get(hand.dealer, hand.dealer)
         try:
             if by_rule:

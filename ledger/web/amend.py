@@ -24,7 +24,7 @@ from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import HandForm, new_key
 from ledger.web.hand_rows import history_at
-from ledger.web import tongits_record
+from ledger.web import rummy_pages, rummy_record, tongits_record
 from ledger.web.tongits_form import Correction
 from ledger.web.record import run_step, step_values
 from ledger.web.record_render import Flow, render_step, stored_hand_view
@@ -67,6 +67,12 @@ def amend(session_id: str, number: int, version: int) -> Any:
         flash(_("Hand {number} is void; record a new hand instead.", number=number), "error")
         return redirect(history)
     night = AsPlayed(night, current)  # type: ignore[assignment]  # the form offers the hand's own seats
+    if rummy_pages.is_rummy(night):
+        if current.version != version and request.method == "GET":
+            flash(_("Hand {number} was changed on another phone (now version {version}).", number=number,
+                    version=current.version), "info")
+            return redirect(url_for("web.amend", session_id=night.id, number=number, version=current.version))
+        return rummy_record.record(night, actor, rummy_record.Correction(number, version, dict(current.entry), history))
     if (night.game or "tonk") == "tongits":
         # a Tong-its hand: its own questions, scored from the pot the hands before it left
         if current.version != version and request.method == "GET" and "key" not in request.args:

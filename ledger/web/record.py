@@ -32,7 +32,7 @@ from ledger.web.blueprint import bp
 from ledger.web.entry_form import WHOLE_STEP, HandForm
 from ledger.web.record_render import Flow, render_step
 from ledger.web.record_save import at_table_now, save, table_changed
-from ledger.web import tongits_record
+from ledger.web import rummy_pages, rummy_record, tongits_record
 from ledger.web.table_seen import seen_table
 
 
@@ -46,6 +46,8 @@ def record(session_id: str) -> Any:
     if night.status != "open":
         flash(_("This night is closed; no more hands can be recorded."), "error")
         return redirect(url_for("web.table", session_id=night.id))
+    if rummy_pages.is_rummy(night):
+        return rummy_record.record(night, actor)  # one page: outcome, winner, wild rank, each player's result
     if (night.game or "tonk") == "tongits":
         return tongits_record.record(night, actor)  # the Tong-its hand: its own questions (TONGITS.md §8.1)
     rules = ledger_night.rules_of(night)

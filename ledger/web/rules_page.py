@@ -24,7 +24,7 @@ from ledger.games.tonk import PRESETS
 from ledger.games.tonk.explain import worked_examples
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
-from ledger.web import tongits_rules
+from ledger.web import rummy_pages, tongits_rules
 from ledger.web.formatting import engine_words
 from ledger.web.house_rules import RulesChoice, changes_from_preset, grouped_lines, summary_lines
 
@@ -34,6 +34,8 @@ MAX_QUERY = 4000
 @bp.get("/s/<session_id>/rules")
 def rules(session_id: str) -> Any:
     night, actor = authorised(session_id)
+    if rummy_pages.is_rummy(night):
+        return rummy_pages.rules_page(night, actor)
     if (night.game or "tonk") == "tongits":
         return render_template("rules_tongits.html", night=night, actor=actor, **tongits_rules.context(night))
     ruleset = ledger_night.rules_of(night)

@@ -36,6 +36,7 @@ from ledger.money import parse_amount
 from ledger.games import game as game_of
 from ledger.games.tonk import PRESETS, HandError
 from ledger.games.tongits import PRESETS as TONGITS_PRESETS
+from ledger.games.rummy13.describe import preset_title as rummy_preset_title
 from ledger.games.tonk.ruleset import TOGGLES
 from ledger.storage.db import get_session
 from ledger.web.amount_errors import amount_message, stake_range_message  # also imported from here by the settle, seats and club pages
@@ -49,11 +50,18 @@ CURRENCIES: tuple[str, ...] = (
 )
 DEFAULT_CURRENCY = "USD"
 DEFAULT_PRESET = "classic"
-GAMES_OFFERED: tuple[str, ...] = ("tonk", "tongits")  # the order a table is offered them, Tonk first
-GAME_TITLES = {"tonk": N_("Tonk"), "tongits": N_("Tong-its")}
+GAMES_OFFERED: tuple[str, ...] = ("tonk", "tongits", "rummy13")  # the order a table is offered them, Tonk first
+GAME_TITLES = {"tonk": N_("Tonk"), "tongits": N_("Tong-its"), "rummy13": N_("13-card rummy")}
 GAME_HINTS = {
     "tonk": N_("Knock, tonk out or drop: 2 to 4 players, 5 cards each."),
     "tongits": N_("Tong-its, draw (laban) or stock out, with the pot: 3 players, 12 and 13 cards."),
+    "rummy13": N_("A show, drops and counts; losers pay their points times the rate: 2 to 6 players, 13 cards."),
+}
+#: the points-format presets of 13-card rummy offered at the start (RUMMY13.md §7; pool nights are later work)
+RUMMY_PRESETS: tuple[str, ...] = ("points_rummy", "home_table")
+RUMMY_PRESET_HINTS = {
+    "points_rummy": N_("Drops 20 and 40, a wrong show 80 to the winner, counts capped at 80."),
+    "home_table": N_("A wrong show ends the hand and pays everyone still in; a loser's pure sequence always counts."),
 }
 MAX_SESSION_NAME = 120
 SEATS = PRESETS[DEFAULT_PRESET].ruleset().max_players
@@ -84,6 +92,11 @@ def game_choices() -> list[tuple[str, str, str]]:
     return [(g, _(GAME_TITLES[g]), _(GAME_HINTS[g])) for g in GAMES_OFFERED]
 
 
+def rummy_preset_choices() -> list[tuple[str, str, str]]:
+    """``(name, title, description)`` of the 13-card rummy presets a night can start with."""
+    return [(name, str(rummy_preset_title(name)), _(RUMMY_PRESET_HINTS[name])) for name in RUMMY_PRESETS]
+
+
 def tongits_preset_choices() -> list[tuple[str, str, str]]:
     """``(name, title, description)`` of every Tong-its preset (TONGITS.md §7), classic first."""
     return [(p.name, engine_words(p.title), engine_words(p.description)) for p in TONGITS_PRESETS.values()]
@@ -101,6 +114,7 @@ class StartForm:
     preset: str = DEFAULT_PRESET
     game: str = "tonk"
     tongits_preset: str = DEFAULT_PRESET
+    rummy_preset: str = RUMMY_PRESETS[0]
     errors: dict[str, str] = field(default_factory=dict)
     rules: RulesChoice = field(default_factory=RulesChoice.default)
     go: str = "start"
@@ -123,6 +137,7 @@ class StartForm:
             preset=str(form.get("preset", DEFAULT_PRESET)),
             game=str(form.get("game", "tonk")),
             tongits_preset=str(form.get("tongits_preset", DEFAULT_PRESET)),
+            rummy_preset=str(form.get("rummy_preset", RUMMY_PRESETS[0])),
             rules=RulesChoice.from_form(form),
             go=go if go in ("rules", "add_seat") else "start",
             seats_shown=min(int(shown), SEAT_LIMIT) if shown.isdecimal() else SEATS,
@@ -235,16 +250,26 @@ class StartForm:
                                            "Keep the name under {count} characters.", MAX_SESSION_NAME)
         seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdecimal() else -1
-        if self.tongits_preset not in TONGITS_PRESETS:
+        if self.game == "rummy13":
+            if self.rummy_preset not in RUMMY_PRESETS:
+                self.errors["rummy_preset"] = _("Choose one of the rules presets.")
+                return None
+            rules = chosen.rules({"preset": self.rummy_preset})
+            allowed = chosen.seat_range(rules)
+            if not allowed.start <= len(seats) < allowed.stop:
+                self.errors["players"] = _("13-card rummy is played by {least} to {most} players; type their names, "
+                                           "in seat order.", least=allowed.start, most=allowed.stop - 1)
+        elif self.tongits_preset not in TONGITS_PRESETS:
             self.errors["tongits_preset"] = _("Choose one of the rules presets.")
             return None
-        toggles = {"four_players": True} if len(seats) == 4 else {}
-        rules = chosen.rules({"preset": self.tongits_preset, "toggles": toggles})
-        allowed = chosen.seat_range(chosen.rules({"preset": self.tongits_preset, "toggles": {"four_players": True}}))
-        if not allowed.start <= len(seats) < allowed.stop:
-            self.errors["players"] = _("Tong-its is played by {least} to {most} players; type {least} or {most} "
-                                       "names, in seat order.", least=allowed.start, most=allowed.stop - 1)
-        elif dealer_seat not in seats:
+        else:
+            toggles = {"four_players": True} if len(seats) == 4 else {}
+            rules = chosen.rules({"preset": self.tongits_preset, "toggles": toggles})
+            allowed = chosen.seat_range(chosen.rules({"preset": self.tongits_preset, "toggles": {"four_players": True}}))
+            if not allowed.start <= len(seats) < allowed.stop:
+                self.errors["players"] = _("Tong-its is played by {least} to {most} players; type {least} or {most} "
+                                           "names, in seat order.", least=allowed.start, most=allowed.stop - 1)
+        if "players" not in self.errors and dealer_seat not in seats:
             self.errors["first_dealer"] = _("The first dealer must be one of the players typed above.")
         if self.currency not in CURRENCIES:
             self.errors["currency"] = _("Choose a currency from the list.")

@@ -30,6 +30,8 @@ from ledger.night.lifecycle import NightError
 from ledger.games.tonk import PRESETS
 from ledger.games.tongits import PRESETS as TONGITS_PRESETS
 from ledger.web.tongits_form import OUTCOMES as TONGITS_OUTCOMES, outcome_title as tongits_title
+from ledger.web.rummy_record import kinds as rummy_kinds
+from ledger.games.rummy13.describe import outcome_title as rummy_title
 from ledger.web import hand_rows, live
 from ledger.web.paging import page_number
 from ledger.web.pot_words import pot_sentence
@@ -43,7 +45,7 @@ from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
 from ledger.web.start_form import (
-    SEAT_LIMIT, StartForm, currency_choices, game_choices, preset_choices, tongits_preset_choices,
+    SEAT_LIMIT, StartForm, currency_choices, game_choices, preset_choices, rummy_preset_choices, tongits_preset_choices,
 )
 from ledger.web.formatting import engine_words
 from ledger.web.language import format_locale_now
@@ -74,6 +76,7 @@ def index() -> Any:
         presets=preset_choices(),
         games=game_choices(),
         tongits_presets=tongits_preset_choices(),
+        rummy_presets=rummy_preset_choices(),
         nights=my_nights(),
     ), (422 if form.errors else 200)
 
@@ -166,6 +169,8 @@ def _quick_outcomes(night: GameSession) -> list[tuple[str, str]]:
     """``(kind, title)`` of the outcome buttons on the table screen, for the night's game."""
     if (night.game or "tonk") == "tongits":
         return [(kind, tongits_title(kind)) for kind in TONGITS_OUTCOMES]
+    if (night.game or "tonk") == "rummy13":  # RUMMY13.md §4 (ledger.web.rummy_record)
+        return [(kind, str(rummy_title(kind))) for kind in rummy_kinds(ledger_night.rules_of(night))]
     return [(kind, outcome_title(kind)) for kind in
             HandForm(tuple(night.players), ledger_night.rules_of(night), "").available_outcomes()]
 

@@ -74,3 +74,40 @@ def describe_lines(outcome: Mapping[str, Any], hands: Mapping[str, Any] | None,
     if pool.get("over") and pool.get("winner") is not None:
         lines.append(Sentence(N_("{winner} is the last one in the pool"), {"winner": str(pool["winner"])}))
     return lines
+
+
+GAME_TITLE = N_("13-card rummy")
+
+PRESET_TITLE_TEMPLATES: dict[str, str] = {
+    "points_rummy": N_("Points rummy"),
+    "home_table": N_("Home table"),
+}
+
+
+def preset_title(name: str) -> Sentence:
+    """The title of preset ``name`` (RUMMY13.md §7; the name itself for one without a title)."""
+    template = PRESET_TITLE_TEMPLATES.get(name)
+    return Sentence(template) if template else Sentence("{name}", {"name": str(name)})
+
+
+def rule_lines(rules: Any) -> list[Sentence]:
+    """The points-format rules a night plays, one whole sentence each, from its rule set (a
+    :class:`~ledger.games.rummy13.ruleset.RummyRules`; RUMMY13.md §4.1–§4.4, §6): the cap, the
+    drops, the wrong show, a loser's melds. Points, never money: each is charged times the rate."""
+    lines = [
+        Sentence(N_("A loser pays their count times the rate, at most {cap} points."), {"cap": rules.count_cap})
+        if rules.count_cap is not None else Sentence(N_("A loser pays their count times the rate, with no cap.")),
+        Sentence(N_("A first drop costs {first} points and a middle drop {middle} points."),
+                 {"first": rules.first_drop_points, "middle": rules.middle_drop_points}),
+    ]
+    if rules.wrong_show_mode == "ends_hand":
+        lines.append(Sentence(N_("A wrong show ends the hand and pays {points} points to each player still in."),
+                              {"points": rules.wrong_show_points}))
+    else:
+        lines.append(Sentence(N_("A wrong show costs {points} points, paid to the winner, and play goes on."),
+                              {"points": rules.wrong_show_points}))
+    if rules.loser_melds_rule == "pure_first":
+        lines.append(Sentence(N_("A loser's pure sequence always counts in their favour.")))
+    else:
+        lines.append(Sentence(N_("A loser's melds count only with two sequences, one of them pure.")))
+    return lines
