@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from ledger.night.report import HandLine, PotReport, SessionReport
 from ledger.games import game as game_of
@@ -80,20 +80,7 @@ class ReportSource:
             return self._shape_tongits()
         if self.game == RUMMY13:
             return self._shape_rummy()
-        lines = []
-        for number, dealer, seating, entry_text, result_text, redeal, status in self.hands:
-            result = json.loads(result_text)
-            entry = json.loads(entry_text)
-            net = result.get("net", {})
-            lines.append(HandLine(
-                number=number,
-                dealer=dealer,
-                outcome_text=str(describe_hand(entry.get("outcome", {}), result)),  # words of the render's language
-                winners=tuple(result.get("winners", [])),
-                amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},  # seated at that hand
-                redeal=bool(redeal),
-                voided=status == "voided",
-            ))
+        lines = self._hand_lines(lambda entry, result: str(describe_hand(entry.get("outcome", {}), result)))
         rules = RuleSet.from_snapshot(self.ruleset)
         return SessionReport(
             name=self.name, currency=self.currency, stake_minor=self.stake_minor, preset=rules.preset,
@@ -104,25 +91,30 @@ class ReportSource:
             carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
         )
 
-    def _shape_rummy(self) -> SessionReport:
-        """A 13-card rummy night's report (RUMMY13.md §8.2 results as stored): each hand in whole
-        rummy sentences (the show and its points, each drop, wrong show and full count), the rules
-        as the night plays them (:func:`ledger.games.rummy13.describe.rule_lines`)."""
+    def _hand_lines(self, describe: Callable[[dict[str, Any], dict[str, Any]], str]) -> tuple[HandLine, ...]:
+        """Each hand as a :class:`HandLine`, its outcome in ``describe(entry, result)`` (the game's
+        words, in the render's language) and its amounts for the players seated at that hand."""
         lines = []
         for number, dealer, seating, entry_text, result_text, redeal, status in self.hands:
             result = json.loads(result_text)
-            entry = json.loads(entry_text)
             net = result.get("net", {})
             lines.append(HandLine(
                 number=number,
                 dealer=dealer,
-                outcome_text=BETWEEN_SENTENCES.join(
-                    str(s) for s in rummy_words.describe_lines(entry.get("outcome") or {}, entry.get("hands"), result)),
+                outcome_text=describe(json.loads(entry_text), result),
                 winners=tuple(result.get("winners", [])),
-                amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},
+                amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},  # seated at that hand
                 redeal=bool(redeal),
                 voided=status == "voided",
             ))
+        return tuple(lines)
+
+    def _shape_rummy(self) -> SessionReport:
+        """A 13-card rummy night's report (RUMMY13.md §8.2 results as stored): each hand in whole
+        rummy sentences (the show and its points, each drop, wrong show and full count), the rules
+        as the night plays them (:func:`ledger.games.rummy13.describe.rule_lines`)."""
+        lines = self._hand_lines(lambda entry, result: BETWEEN_SENTENCES.join(
+            str(s) for s in rummy_words.describe_lines(entry.get("outcome") or {}, entry.get("hands"), result)))
         rules = game_of(RUMMY13).rules_from_snapshot(self.ruleset)
         return SessionReport(
             name=self.name, currency=self.currency, stake_minor=self.stake_minor, preset=rules.preset,
