@@ -213,3 +213,23 @@ def test_the_start_form_refuses_one_rummy_player(client: Any, database_url: str)
     response = start_rummy(client, ["Anoop"])
     assert response.status_code == 422
     assert "13-card rummy is played by 2 to 6 players" in html.unescape(response.get_data(as_text=True))
+
+
+def test_a_rummy_statement_shows_the_handles_its_player_ticked(app: Any, client: Any, database_url: str) -> None:
+    """A rummy night's statement, like a Tonk night's, says "Pay {name}: {handle}" once the player ticked
+    "Show my handles in PDF statements" (issue 22), in that player's own statement only."""
+    from test_club_languages import pdf_text
+    from test_my_handles_page import post
+
+    night = open_rummy(client)
+    phone = app.test_client()
+    assert phone.get(f"/join/{night['id']}/{night['body']['player_token']}").status_code == 302
+    table = f"/s/{night['id']}"
+    players = rummy_night()["players"]
+    seat = 1
+    assert post(phone, f"{table}/me", table, {"seat": str(seat)}).status_code == 302
+    assert post(phone, f"{table}/me/handles", table, {"upi": "anu@okaxis", "in_pdf": "yes"}).status_code == 302
+    own = pdf_text(client.get(f"/api/v1/sessions/{night['id']}/statements/{seat}.pdf", headers=night["headers"]).data)
+    assert f"Pay {players[0]}: UPI anu@okaxis" in own
+    other = pdf_text(client.get(f"/api/v1/sessions/{night['id']}/statements/2.pdf", headers=night["headers"]).data)
+    assert "anu@okaxis" not in other

@@ -122,7 +122,7 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=tuple(str(line) for line in rummy_words.rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
-            carried_into=self.carried_into,
+            carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
             game_title=str(Sentence(rummy_words.GAME_TITLE)),
             preset_title=str(rummy_words.preset_title(rules.preset)),
         )
