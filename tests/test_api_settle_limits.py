@@ -2,7 +2,6 @@
 rate-limited per client and refuses more balances than a table night can have (422)."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest

@@ -15,7 +15,7 @@ from ledger.i18n import use_language
 from ledger.statements import fonts, render_session_summary
 from ledger.statements.breaks import boundaries, lines, segments
 from ledger.statements.heading import Heading
-from ledger.statements.look import Wrapped, build, para, reportlab_paragraph, styles, text
+from ledger.statements.look import Wrapped, build, reportlab_paragraph, styles, text
 from ledger.statements.fonts import markup
 from test_statement_scripts import _report
 

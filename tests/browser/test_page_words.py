@@ -11,7 +11,6 @@ from typing import Any, Iterator
 import pytest
 
 from browser.test_offline import Wifi, go_offline, go_online, wait_until_offline_ready, wifi_server  # noqa: F401  (fixture)
-from browser.test_phone_ui import tap_and_wait
 from conftest import session_body
 from ledger import create_app
 from ledger.i18n import LANGUAGES, PSEUDO, use_language

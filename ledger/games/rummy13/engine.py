@@ -5,12 +5,11 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.games.netting import net_payments
-from ledger.games.rummy13.entry import DROPS, Entry, raw_and_count, read_entry
+from ledger.games.rummy13.entry import DROPS, Entry, raw_and_count
 from ledger.games.rummy13.ruleset import RummyRules
 from ledger.transfers import Transfer
 

@@ -4,7 +4,6 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from typing import Any
 
 from ledger.games.errors import register_codes
 
