@@ -28,6 +28,17 @@ def member_handles(db: Session, club: Club, member_id: int) -> dict[str, Any]:
     return {"member_id": member.id, "name": member.name, "handles": dict(member.handles or {})}
 
 
+def may_set_handles(db: Session, actor: ClubActor, member: ClubMember) -> bool:
+    """Whether ``actor`` may replace ``member``'s handles: the owner, or the member's own device
+    (a ``device`` key labelled with the member's name, :func:`ledger.names.name_key`)."""
+    if not actor.can("handles"):
+        return False
+    if actor.role == "owner":
+        return True
+    key = db.get(ClubKey, actor.key_id) if actor.key_id is not None else None
+    return key is not None and key.kind == "device" and bool(key.label) and name_key(key.label) == name_key(member.name)
+
+
 def set_member_handles(db: Session, club: Club, member_id: int, raw: Mapping[str, Any],
                        actor: ClubActor) -> dict[str, Any]:
     """Replace member ``member_id``'s handles with ``raw`` (checked, :func:`clean_handles`);
@@ -35,10 +46,8 @@ def set_member_handles(db: Session, club: Club, member_id: int, raw: Mapping[str
     viewer, another member's phone), 404 ``member_not_found``, 422 ``invalid_handle``."""
     actor.require("handles")
     member = get_member(db, club, member_id)
-    if actor.role != "owner":
-        key = db.get(ClubKey, actor.key_id) if actor.key_id is not None else None
-        if key is None or key.kind != "device" or not key.label or name_key(key.label) != name_key(member.name):
-            raise NightError(403, "role_forbidden", NOT_YOUR_MEMBER, "member_id")
+    if not may_set_handles(db, actor, member):
+        raise NightError(403, "role_forbidden", NOT_YOUR_MEMBER, "member_id")
     try:
         handles = clean_handles(raw)
     except HandleError as err:

@@ -1,6 +1,7 @@
 """The club's roster on the phone (issue 9): add a member (owner or member), rename one
-(owner only; the member keeps one identity: id, balance and nights), and choose the language a
-member's season statements are written in (owner or member; issue 10). Names follow the seats'
+(owner only; the member keeps one identity: id, balance and nights), choose the language a
+member's season statements are written in (owner or member; issue 10), and keep a member's payment
+handles for every club night's settle-up (the owner, or the member's own device; issue 22). Names follow the seats'
 rule (:func:`ledger.names.name_key`: NFC, trimmed, casefolded, dotted and dotless i as i): a name
 another member already has, or one that looks like a member's (:func:`ledger.names.look_alike`), is
 refused with the API's sentence, beside the field, with what was typed kept.
@@ -12,6 +13,10 @@ from typing import Any
 from flask import abort, flash, redirect, request, url_for
 
 from ledger.clubs import roster
+from ledger.clubs.handles import may_set_handles, set_member_handles
+from ledger.settlement.handoffs import fits
+from ledger.storage.club_models import Club
+from ledger.web.my_handles import FIELDS, GROUPS, MAX_TYPED
 from ledger.storage.db import get_session
 from ledger.i18n import LANGUAGES, N_, _
 from ledger.names import clean_name
@@ -19,6 +24,7 @@ from ledger.night.lifecycle import NightError
 from ledger.games.tonk import HandError
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import club_view, club_authorised
+from ledger.clubs.roster import ClubActor
 
 DUPLICATE = N_("{name} is already a member of this club; choose a name that is easy to tell apart.")
 
@@ -87,3 +93,53 @@ def club_member_language(club_id: str, member_id: int) -> Any:
         flash(_("The season statements of {member} now follow the language of whoever reads them.",
                 member=member.name), "success")
     return redirect(url_for("web.club_page", club_id=club.id) + "#club-members")
+
+
+@bp.app_template_global()
+def club_handles_forms(club: Club, actor: ClubActor, typed: Any = None, error: Any = None) -> dict[int, Any]:
+    """The payment-handles form of each member this phone may keep them for (the owner: every
+    member; a member's own device: its member), by member id: ``{"values": {field: text},
+    "first": [[(field, label)]], "more": [...], "more_open", "error": {"field", "message"} | None}``,
+    the fields that fit the club's currency first. ``typed``/``error``: ``{member_id: ...}`` of a
+    refused form (its typed values kept). One query for the roster."""
+    db = get_session()
+    typed = typed if isinstance(typed, dict) else {}
+    error = error if isinstance(error, dict) else {}
+    groups = [[(field, _(label)) for field, label in fields] for _kind, fields in GROUPS]
+    fitting = [fits(kind, club.currency) for kind, _fields in GROUPS]
+    more = [g for g, fit in zip(groups, fitting) if not fit]
+    forms: dict[int, Any] = {}
+    for member in roster.members_of(db, club):
+        if not may_set_handles(db, actor, member):
+            continue
+        kept = typed.get(member.id) or dict(member.handles or {})
+        err = error.get(member.id)
+        forms[member.id] = {
+            "values": {k: kept.get(k, "") for k in FIELDS},
+            "first": [g for g, fit in zip(groups, fitting) if fit], "more": more,
+            "more_open": err is not None and any(field == err["field"] for g in more for field, _label in g),
+            "error": err,
+        }
+    return forms
+
+
+@bp.post("/c/<club_id>/members/<int(min=1, max=2147483647):member_id>/handles")
+def club_member_handles(club_id: str, member_id: int) -> Any:
+    """Keep member ``member_id``'s payment handles (an empty field: no such handle), the same checks
+    as ``PUT /api/v1/clubs/{id}/members/{member_id}/handles``; back to the roster. 403 for a viewer
+    or another member's phone, 404 for no such member; a refused handle shows the club again (422)
+    with everything typed and the field's sentence beside that member's form."""
+    club, actor = club_authorised(club_id, "handles")
+    typed = {k: request.form.get(k, "")[:MAX_TYPED] for k in FIELDS}
+    db = get_session()
+    try:
+        member = roster.get_member(db, club, member_id)
+        set_member_handles(db, club, member_id, typed, actor)
+    except NightError as err:
+        if err.status != 422:
+            abort(err.status)
+        extra = {"handles_typed": {member_id: typed},
+                 "handles_errors": {member_id: {"field": err.field, "message": err.message}}}
+        return club_view(club, actor, extra=extra), 422
+    flash(_("{name}'s payment handles are saved.", name=member.name), "success")
+    return redirect(url_for("web.club_page", club_id=club.id) + f"#member-handles-{member_id}")
