@@ -19,7 +19,8 @@ DEFAULT_NIGHT = PROJECT_ROOT / "nights" / "night-01.json"
 def load_night(app: Any, path: Path) -> tuple[str, str, int]:
     """Record the night file at ``path`` (RULES.md §8.1 hands plus a session header: name,
     currency, stake, ruleset, players, first_dealer; with ``"game": "tongits"`` a TONGITS.md
-    §8.4 night file, with ``"game": "rummy13"`` a RUMMY13.md §8.5 one) as a new session through the same service the API uses. Returns
+    §8.4 night file, with ``"game": "rummy13"`` a RUMMY13.md §8.5 one; without ``"game"``, the game of
+    the file's preset when only one game has it, else Tonk) as a new session through the same service the API uses. Returns
     ``(session id, token, hands recorded)``.
 
     A Tong-its night file is replayed through the engine first
@@ -32,12 +33,17 @@ def load_night(app: Any, path: Path) -> tuple[str, str, int]:
     """
     from ledger.night import lifecycle as ledger_night
     from ledger.storage.db import get_session
-    from ledger.games import DEFAULT_GAME, game
+    from ledger.games import DEFAULT_GAME, game, game_of_preset
     from ledger.games.tonk import RuleSet
     from ledger.games.tongits.night_file import replay_night
 
     data = json.loads(path.read_text(encoding="utf-8"))
-    chosen = game(data.get("game"))
+    if "game" in data:
+        chosen = game(data["game"])
+    else:  # a file without "game": its preset decides when only one game has it (the shared rummy night's)
+        ruleset = data.get("ruleset")
+        preset = ruleset.get("preset") if isinstance(ruleset, dict) else None
+        chosen = game_of_preset(preset) or game(None)
     if chosen.name == DEFAULT_GAME:
         rules: Any = RuleSet.from_spec(data.get("ruleset"))
     else:

@@ -346,3 +346,23 @@ def test_the_demo_loads_the_shared_rummy_night(app: Any, client: Any, database_u
     body = client.get(f"/api/v1/sessions/{session_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
     assert body["game"] == "rummy13" and body["net"] == data["expected"]["net"]
     assert checked_figures_at(database_url, session_id).net == data["expected"]["net"]
+
+
+def test_the_demo_loads_the_shared_rummy_night_file_as_it_is(app: Any, client: Any, database_url: str) -> None:
+    """The shared night file has no ``"game"``: its preset (``points_rummy``, only 13-card rummy's) names the game."""
+    from ledger.cli import load_night
+
+    data = rummy_night()
+    assert "game" not in data
+    session_id, token, count = load_night(app, NIGHT)
+    assert count == data["expected"]["hands_recorded"]
+    body = client.get(f"/api/v1/sessions/{session_id}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert body["game"] == "rummy13" and body["net"] == data["expected"]["net"]
+
+
+def test_a_preset_two_games_share_stays_tonk_without_game() -> None:
+    from ledger.games import game_of_preset
+
+    assert game_of_preset("points_rummy").name == "rummy13" and game_of_preset("pool_101").name == "rummy13"
+    assert game_of_preset("classic") is None  # Tonk's and Tong-its': a file without "game" is Tonk
+    assert game_of_preset("no_such_preset") is None and game_of_preset(None) is None

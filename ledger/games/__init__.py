@@ -38,4 +38,11 @@ def game(name: str | None) -> Game:
         raise UnknownGame(name) from None
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "Game", "HandError", "Rules", "Scored", "UnknownGame", "game"]
+def game_of_preset(preset: object) -> Game | None:
+    """The one game whose presets include ``preset`` (RULES.md §7, TONGITS.md §7, RUMMY13.md §7 name
+    them), or ``None`` when no game or more than one has it (``"classic"`` is Tonk's and Tong-its')."""
+    found = [g for g in GAMES.values() if any(p.name == preset for p in g.presets)]
+    return found[0] if len(found) == 1 else None
+
+
+__all__ = ["DEFAULT_GAME", "GAMES", "Game", "HandError", "Rules", "Scored", "UnknownGame", "game", "game_of_preset"]
