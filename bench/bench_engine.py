@@ -7,8 +7,13 @@ mandatory spreads (every subset is looked at). Then Tong-its (TONGITS.md): hands
 over its shared vectors, and its worst hand for the best meld choice of §3.2 over 13 cards
 (found by a hill-climbing search of the meld search's states: ``AD 2C 2D 2H 2S 3D 3H 3S 4D 4H 4S
 5H 5S``, sets and runs crossing everywhere), timed with the search's memory cleared before each
-call (cold) and as a table meets it (warm), beside Tonk's figures with the ratios. Each figure
-is the best of five rounds. No assertions: figures and ratios to compare between builds.
+call (cold) and as a table meets it (warm), beside Tonk's figures with the ratios. Then 13-card
+rummy (RUMMY13.md): hands per second over its shared vectors, and the worst best-arrangement search
+of §3.6/§4.2 we know, 13 cards with 2 printed jokers and the cut joker's rank wild (found by a
+hill-climbing search of the arrangement search's states: ``4C 4C 4D 4H 4S 5C 6C 6S 7C 7S 8C JK
+JK``, wild 4: seven jokers in all), cold and warm, with its search states, and the slowest hand of
+the vectors given as cards. Each figure is the best of five rounds. No assertions: figures and
+ratios to compare between builds.
 """
 from __future__ import annotations
 
@@ -20,12 +25,18 @@ from ledger.games import game
 from ledger.games.tonk import HandError, RuleSet, parse_entry, score_entry, score_hand
 from ledger.games.tongits.cards import read_card
 from ledger.games.tongits.points import _deadwood, points
+from ledger.games.rummy13.cards import read_card as read_rummy_card, read_wild_rank
+from ledger.games.rummy13.melds import _analyse, analyse
+from ledger.games.cards import InvalidCard
 
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 VECTORS = json.loads((TESTS / "vectors" / "hands.json").read_text())
 TONGITS_VECTORS = json.loads((TESTS / "vectors" / "tongits" / "hands.json").read_text())
 # the 13-card hand whose best meld choice takes the most search states (hill-climbing search)
 TONGITS_WORST = [read_card(c) for c in "AD 2C 2D 2H 2S 3D 3H 3S 4D 4H 4S 5H 5S".split()]
+RUMMY_VECTORS = json.loads((TESTS / "vectors" / "rummy13" / "hands.json").read_text())
+# the 13 cards whose best arrangement takes the most search states (hill-climbing search), with 4s wild
+RUMMY_WORST = ([read_rummy_card(c) for c in "4C 4C 4D 4H 4S 5C 6C 6S 7C 7S 8C JK JK".split()], read_wild_rank("4"))
 
 
 def per_second(label: str, fn, repeat: int, rounds: int = 5) -> float:
@@ -65,6 +76,48 @@ def main() -> None:
     print(f"{'  = hands per second':<58} {vectors_rate:>10,.0f} /s")
     tonk_worst = tonk_figures()
     tongits_figures(vectors_rate, tonk_worst)
+    rummy_figures(vectors_rate, tonk_worst)
+
+
+def score_all_rummy() -> None:
+    rummy = game("rummy13")
+    for vector in RUMMY_VECTORS:
+        try:
+            rummy.score_entry(vector)
+        except HandError:
+            pass
+
+
+def rummy_figures(tonk_rate: float, tonk_worst: float) -> None:
+    print(f"\n13-card rummy: {len(RUMMY_VECTORS)} shared vectors")
+    rate = per_second("all rummy vectors, check + score (per vector set)", score_all_rummy, 40) * len(RUMMY_VECTORS)
+    print(f"{'  = hands per second':<58} {rate:>10,.0f} /s")
+    print(f"{'  ratio rummy / Tonk hands per second':<58} {rate / tonk_rate:>10.2f} ×")
+    rules = game("rummy13").rules({"preset": "points_rummy"})
+    cards, wild = RUMMY_WORST
+
+    def cold() -> None:
+        _analyse.cache_clear()
+        analyse(cards, wild, rules)
+
+    worst = per_second("worst 13 cards, 2 jokers, 4s wild, cold (4C 4C 4D … JK JK)", cold, 20)
+    _analyse.cache_clear()
+    found = analyse(cards, wild, rules)
+    print(f"{'  its lowest count and search states':<58} {found.best_raw:>10} pts, {found.search_states} states")
+    per_second("same hand, warm (the search's memory kept)", lambda: analyse(cards, wild, rules), 5000)
+    print(f"{'  ratio rummy worst / Tonk worst (calls per second)':<58} {worst / tonk_worst:>10.3g} ×")
+    slowest = (0, "")
+    for vector in RUMMY_VECTORS:
+        for name, hand in (vector.get("hands") or {}).items():
+            if isinstance(hand, dict) and isinstance(hand.get("cards"), list) and len(hand["cards"]) == 13:
+                try:
+                    given = [read_rummy_card(c) for c in hand["cards"]]
+                except (HandError, InvalidCard):  # a vector of a refused card
+                    continue
+                _analyse.cache_clear()
+                states = analyse(given, read_wild_rank(vector.get("wild_rank")), rules).search_states
+                slowest = max(slowest, (states, f"{vector['id']} ({name})"))
+    print(f"{'  the slowest 13-card hand of the vectors':<58} {slowest[0]:>10} states, {slowest[1]}")
 
 
 def tongits_figures(tonk_rate: float, tonk_worst: float) -> None:

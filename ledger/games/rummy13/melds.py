@@ -6,7 +6,7 @@ Pure domain code: standard library only.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
@@ -73,12 +73,14 @@ class Analysis:
     """What the search of §3.6/§4.2 finds in an unarranged hand: ``total`` (points of every card),
     ``best_raw`` (the lowest raw count over every arrangement of disjoint melds), ``has_pure``
     (three or more of the cards can form a pure sequence) and ``declares`` (the cards split
-    entirely into melds with two sequences, one pure)."""
+    entirely into melds with two sequences, one pure); ``search_states``: how many states the two
+    searches looked at (a cost figure for ``bench/bench_engine.py``, not part of the result)."""
 
     total: int
     best_raw: int
     has_pure: bool
     declares: bool
+    search_states: int = field(default=0, compare=False)
 
 
 _NEG = -1 << 30
@@ -134,7 +136,11 @@ def _analyse(texts: tuple[str, ...], wild: int | None, rules: RummyRules) -> Ana
             packed = sum(k << (4 * i) for i, k in shape)
             by_first[shape[0][0]].append((packed, *found))
 
+    states = 0
+
     def search(allow_loose: bool) -> int:
+        nonlocal states
+
         @lru_cache(maxsize=None)
         def best(left: int, seqs: int, pure: bool) -> int:
             if left == 0:
@@ -149,7 +155,9 @@ def _analyse(texts: tuple[str, ...], wild: int | None, rules: RummyRules) -> Ana
                     if rest > _NEG and rest + points > result:
                         result = rest + points
             return result
-        return best(sum(1 << (4 * i) for i in slot), 0, False)
+        found = best(sum(1 << (4 * i) for i in slot), 0, False)
+        states += best.cache_info().currsize
+        return found
 
     raw = total
     melded = search(True)
@@ -158,7 +166,7 @@ def _analyse(texts: tuple[str, ...], wild: int | None, rules: RummyRules) -> Ana
     if rules.loser_melds_rule == "pure_first" and best_pure >= 0:
         raw = min(raw, total - best_pure)
     declares = n > 0 and search(False) > _NEG
-    return Analysis(total, raw, best_pure >= 0, declares)
+    return Analysis(total, raw, best_pure >= 0, declares, states)
 
 
 def shown_raw(melds: Sequence[Sequence[Card]], deadwood: Sequence[Card], wild: int | None,
