@@ -61,11 +61,12 @@ def score_all() -> None:
             pass
 
 
-def score_all_tongits() -> None:
-    tongits = game("tongits")
-    for vector in TONGITS_VECTORS:
+def score_all_of(name: str, vectors: list) -> None:
+    """Score every vector of game ``name`` through the games interface (a refusal is a result too)."""
+    chosen = game(name)
+    for vector in vectors:
         try:
-            tongits.score_entry(vector)
+            chosen.score_entry(vector)
         except HandError:
             pass
 
@@ -79,18 +80,9 @@ def main() -> None:
     rummy_figures(vectors_rate, tonk_worst)
 
 
-def score_all_rummy() -> None:
-    rummy = game("rummy13")
-    for vector in RUMMY_VECTORS:
-        try:
-            rummy.score_entry(vector)
-        except HandError:
-            pass
-
-
 def rummy_figures(tonk_rate: float, tonk_worst: float) -> None:
     print(f"\n13-card rummy: {len(RUMMY_VECTORS)} shared vectors")
-    rate = per_second("all rummy vectors, check + score (per vector set)", score_all_rummy, 40) * len(RUMMY_VECTORS)
+    rate = per_second("all rummy vectors, check + score (per vector set)", lambda: score_all_of("rummy13", RUMMY_VECTORS), 40) * len(RUMMY_VECTORS)
     print(f"{'  = hands per second':<58} {rate:>10,.0f} /s")
     print(f"{'  ratio rummy / Tonk hands per second':<58} {rate / tonk_rate:>10.2f} ×")
     rules = game("rummy13").rules({"preset": "points_rummy"})
@@ -122,7 +114,7 @@ def rummy_figures(tonk_rate: float, tonk_worst: float) -> None:
 
 def tongits_figures(tonk_rate: float, tonk_worst: float) -> None:
     print(f"\nTong-its: {len(TONGITS_VECTORS)} shared vectors")
-    rate = per_second("all Tong-its vectors, check + score (per vector set)", score_all_tongits, 40)
+    rate = per_second("all Tong-its vectors, check + score (per vector set)", lambda: score_all_of("tongits", TONGITS_VECTORS), 40)
     rate *= len(TONGITS_VECTORS)
     print(f"{'  = hands per second':<58} {rate:>10,.0f} /s")
     print(f"{'  ratio Tong-its / Tonk hands per second':<58} {rate / tonk_rate:>10.2f} ×")
