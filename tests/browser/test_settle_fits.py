@@ -1,0 +1,64 @@
+"""The settle page fits the phone in every language (issue 23 item 2): on each "Mark paid" row the
+amount input keeps a usable width (its value visible: it was 24 px wide in Malayalam) and the button
+stays inside its row, at 390 and at 320 CSS px (WCAG 1.4.10 reflow), with 30-character names in
+Malayalam and Lao; the page never scrolls sideways and axe finds nothing serious. Screenshots:
+``settle-<lang>-<width>.png`` in the test's tmp dir."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser.test_accessibility import serious_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# 30-character names where the script is long (Malayalam, Lao); ordinary names elsewhere
+PLAYERS = {
+    "ml": ["അനൂപ് കൃഷ്ണൻ നായർ പുത്തൻവീട്ടിൽ", "ബിന്ദു രാധാകൃഷ്ണൻ മേനോൻ കോട്ടയം", "ചാക്കോ വർഗീസ് തോമസ് പാലക്കാട്ട്"],
+    "lo": ["ສົມສັກ ພົມມະຈັນ ວົງສະຫວັນ ສີສຸ", "ບົວພັນ ແກ້ວມະນີ ສຸລິຍະວົງ ພັນທະ", "ຄຳພອນ ສີສຸວັນ ພົມວິຫານ ຈັນທະລາ"],
+}
+LANGUAGES = ("en", "fil", "et", "lo", "ml", "tr", "es")
+LAYOUT = """() => {
+  const rows = [...document.querySelectorAll('.pay-form')].map(form => {
+    const input = form.querySelector('.pay-amount-input'), button = form.querySelector('button');
+    const row = form.getBoundingClientRect(), i = input.getBoundingClientRect(), b = button.getBoundingClientRect();
+    const em = parseFloat(getComputedStyle(input).fontSize);
+    return {input_em: i.width / em, input_inside: i.left >= row.left - 1 && i.right <= row.right + 1,
+            button_inside: b.left >= row.left - 1 && b.right <= row.right + 1 && b.right <= innerWidth + 1,
+            value_fits: input.scrollWidth <= input.clientWidth + 1};
+  });
+  return {rows, scroll: document.documentElement.scrollWidth, width: innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang: str, tmp_path: Path) -> None:
+    players = PLAYERS.get(lang, ["Marcus", "Dee", "Rosa"])
+    api = f"{live_server}/api/v1/sessions"
+    created = phone.request.post(api, data={
+        "name": "Friday", "currency": "INR" if lang == "ml" else "USD", "stake": 25, "ruleset": {"preset": "classic"},
+        "players": players, "first_dealer": players[0]}).json()
+    host = {"Authorization": f"Bearer {created['token']}"}
+    night = f"{api}/{created['id']}"
+    assert phone.request.post(f"{night}/hands", headers=host,
+                              data={"outcome": {"kind": "tonk_out", "winner": players[1]}}).status == 201
+    phone.goto(f"{live_server}/join?lang={lang}")
+    phone.locator("#code").fill(created["table_code"])
+    phone.locator("#name").fill(players[0])
+    with phone.expect_navigation():
+        phone.locator("#code").evaluate("input => input.form.requestSubmit()")
+    assert phone.request.post(f"{night}/close", headers=host, data={}).status == 200
+    phone.goto(f"{live_server}/s/{created['id']}/settle")
+    assert phone.evaluate("document.documentElement.lang") == lang
+    assert phone.locator(".pay-form").count() == 2  # two losers pay the winner
+    for width in (390, 320):
+        phone.set_viewport_size({"width": width, "height": 800})
+        phone.screenshot(path=str(tmp_path / f"settle-{lang}-{width}.png"), full_page=True)
+        layout = phone.evaluate(LAYOUT)
+        assert layout["scroll"] <= layout["width"] + 1, (lang, width, layout)
+        for row in layout["rows"]:
+            assert row["input_em"] >= 3 and row["input_inside"] and row["button_inside"], (lang, width, row)
+            assert row["value_fits"], (lang, width, row)  # the typed amount is seen whole
+    assert serious_violations(phone) == []
