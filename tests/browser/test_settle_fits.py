@@ -1,8 +1,9 @@
-"""The settle page fits the phone in every language (issue 23 item 2): on each "Mark paid" row the
+"""The table screen and the settle page fit the phone in every language (issue 23 item 2): no
+visible input, button or select reaches past the screen's edge, and on each "Mark paid" row the
 amount input keeps a usable width (its value visible: it was 24 px wide in Malayalam) and the button
 stays inside its row, at 390 and at 320 CSS px (WCAG 1.4.10 reflow), with 30-character names in
 Malayalam and Lao; the page never scrolls sideways and axe finds nothing serious. Screenshots:
-``settle-<lang>-<width>.png`` in the test's tmp dir."""
+``table-<lang>-<width>.png`` and ``settle-<lang>-<width>.png`` in the test's tmp dir."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,6 +21,15 @@ PLAYERS = {
     "lo": ["ສົມສັກ ພົມມະຈັນ ວົງສະຫວັນ ສີສຸ", "ບົວພັນ ແກ້ວມະນີ ສຸລິຍະວົງ ພັນທະ", "ຄຳພອນ ສີສຸວັນ ພົມວິຫານ ຈັນທະລາ"],
 }
 LANGUAGES = ("en", "fil", "et", "lo", "ml", "tr", "es")
+CONTROLS_INSIDE = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('input:not([type=hidden]), button, select, textarea, a.btn')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;  // not shown (closed details, hidden)
+    if (r.left < -1 || r.right > innerWidth + 1) out.push(`${el.tagName}#${el.id}.${el.className} ${r.left}..${r.right}`);
+  }
+  return {outside: out, scroll: document.documentElement.scrollWidth, width: innerWidth};
+}"""
 LAYOUT = """() => {
   const rows = [...document.querySelectorAll('.pay-form')].map(form => {
     const input = form.querySelector('.pay-amount-input'), button = form.querySelector('button');
@@ -49,6 +59,14 @@ def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang
     phone.locator("#name").fill(players[0])
     with phone.expect_navigation():
         phone.locator("#code").evaluate("input => input.form.requestSubmit()")
+    assert phone.evaluate("document.documentElement.lang") == lang
+    for width in (390, 320):  # the table screen, open, with its buttons
+        phone.set_viewport_size({"width": width, "height": 800})
+        phone.screenshot(path=str(tmp_path / f"table-{lang}-{width}.png"), full_page=True)
+        table = phone.evaluate(CONTROLS_INSIDE)
+        assert table["scroll"] <= table["width"] + 1 and table["outside"] == [], (lang, width, table)
+    assert serious_violations(phone) == []
+    phone.set_viewport_size({"width": 390, "height": 800})
     assert phone.request.post(f"{night}/close", headers=host, data={}).status == 200
     phone.goto(f"{live_server}/s/{created['id']}/settle")
     assert phone.evaluate("document.documentElement.lang") == lang
@@ -57,6 +75,8 @@ def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang
         phone.set_viewport_size({"width": width, "height": 800})
         phone.screenshot(path=str(tmp_path / f"settle-{lang}-{width}.png"), full_page=True)
         layout = phone.evaluate(LAYOUT)
+        settle = phone.evaluate(CONTROLS_INSIDE)
+        assert settle["outside"] == [], (lang, width, settle)
         assert layout["scroll"] <= layout["width"] + 1, (lang, width, layout)
         for row in layout["rows"]:
             assert row["input_em"] >= 3 and row["input_inside"] and row["button_inside"], (lang, width, row)
