@@ -28,7 +28,12 @@ CONTROLS_INSIDE = """() => {
     if (r.width === 0 || r.height === 0) continue;  // not shown (closed details, hidden)
     if (r.left < -1 || r.right > innerWidth + 1) out.push(`${el.tagName}#${el.id}.${el.className} ${r.left}..${r.right}`);
   }
-  return {outside: out, scroll: document.documentElement.scrollWidth, width: innerWidth};
+  const body = parseFloat(getComputedStyle(document.body).fontSize);
+  const names = [...document.querySelectorAll('.balances .balance-name')].map(n => {
+    const row = n.closest('.balance').getBoundingClientRect().width;
+    return n.getBoundingClientRect().width >= Math.min(8 * body, 0.8 * row);
+  });
+  return {outside: out, scroll: document.documentElement.scrollWidth, width: innerWidth, names_kept: names};
 }"""
 LAYOUT = """() => {
   const rows = [...document.querySelectorAll('.pay-form')].map(form => {
@@ -60,11 +65,12 @@ def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang
     with phone.expect_navigation():
         phone.locator("#code").evaluate("input => input.form.requestSubmit()")
     assert phone.evaluate("document.documentElement.lang") == lang
-    for width in (390, 320):  # the table screen, open, with its buttons
+    for width in (390, 320, 195):  # the table screen, open, with its buttons; 195: 200 % zoom on a 390 px phone
         phone.set_viewport_size({"width": width, "height": 800})
         phone.screenshot(path=str(tmp_path / f"table-{lang}-{width}.png"), full_page=True)
         table = phone.evaluate(CONTROLS_INSIDE)
         assert table["scroll"] <= table["width"] + 1 and table["outside"] == [], (lang, width, table)
+        assert table["names_kept"] and all(table["names_kept"]), (lang, width, table)  # never squeezed to a column
     assert serious_violations(phone) == []
     phone.set_viewport_size({"width": 390, "height": 800})
     assert phone.request.post(f"{night}/close", headers=host, data={}).status == 200
