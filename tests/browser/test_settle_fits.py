@@ -59,6 +59,18 @@ def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang
     night = f"{api}/{created['id']}"
     assert phone.request.post(f"{night}/hands", headers=host,
                               data={"outcome": {"kind": "tonk_out", "winner": players[1]}}).status == 201
+    phone.goto(f"{live_server}/?lang={lang}")  # the start form, names typed in
+    for i, name in enumerate(players):
+        phone.locator(f"#player-{i}").fill(name)
+    for width in (320, 195):
+        phone.set_viewport_size({"width": width, "height": 800})
+        phone.screenshot(path=str(tmp_path / f"start-{lang}-{width}.png"), full_page=True)
+        start = phone.evaluate(CONTROLS_INSIDE)
+        assert start["scroll"] <= start["width"] + 1 and start["outside"] == [], (lang, width, start)
+        names = phone.evaluate("[...document.querySelectorAll('.seat-row input[type=text]')].map("
+                               "i => i.getBoundingClientRect().width / parseFloat(getComputedStyle(i).fontSize))")
+        assert names and min(names) >= 5, (lang, width, names)  # a name field never shrinks to a sliver
+    phone.set_viewport_size({"width": 390, "height": 800})
     phone.goto(f"{live_server}/join?lang={lang}")
     phone.locator("#code").fill(created["table_code"])
     phone.locator("#name").fill(players[0])
