@@ -1,9 +1,10 @@
-"""The table screen and the settle page fit the phone in every language (issue 23 item 2): no
-visible input, button or select reaches past the screen's edge, and on each "Mark paid" row the
-amount input keeps a usable width (its value visible: it was 24 px wide in Malayalam) and the button
-stays inside its row, at 390 and at 320 CSS px (WCAG 1.4.10 reflow), with 30-character names in
-Malayalam and Lao; the page never scrolls sideways and axe finds nothing serious. Screenshots:
-``table-<lang>-<width>.png`` and ``settle-<lang>-<width>.png`` in the test's tmp dir."""
+"""The phone pages fit the phone in every language (issue 23 item 2), at 390 and 320 CSS px (WCAG 1.4.10
+reflow) and at 200 % zoom on a 390 px phone (195 CSS px), with 30-character names in Malayalam and Lao: the
+start form (a seat's name field keeps 5 em or more), the table screen (a name keeps 8 em, its amount below it
+when there is no room), the settle page (each "Mark paid" row's amount input at least 3 em with its value seen
+whole, it was 24 px wide in Malayalam, and the button inside the row), the club page and its standings. No page
+scrolls sideways, no visible input, button or select reaches past the screen's edge, and axe finds nothing
+serious or critical. Screenshots: ``<page>-<lang>-<width>.png`` in the test's tmp dir."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,12 +26,14 @@ CONTROLS_INSIDE = """() => {
   const out = [];
   for (const el of document.querySelectorAll('input:not([type=hidden]), button, select, textarea, a.btn')) {
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;  // not shown (closed details, hidden)
+    if (r.width === 0 || r.height === 0) continue;  // not shown (hidden)
+    const shut = el.closest('details:not([open])');
+    if (shut && !el.closest('summary')) continue;  // inside a closed <details>: not shown
     if (r.left < -1 || r.right > innerWidth + 1) out.push(`${el.tagName}#${el.id}.${el.className} ${r.left}..${r.right}`);
   }
   const body = parseFloat(getComputedStyle(document.body).fontSize);
   const names = [...document.querySelectorAll('.balances .balance-name')].map(n => {
-    const row = n.closest('.balance').getBoundingClientRect().width;
+    const row = (n.closest('.balance') || n.parentElement).getBoundingClientRect().width;
     return n.getBoundingClientRect().width >= Math.min(8 * body, 0.8 * row);
   });
   return {outside: out, scroll: document.documentElement.scrollWidth, width: innerWidth, names_kept: names};
@@ -49,7 +52,7 @@ LAYOUT = """() => {
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang: str, tmp_path: Path) -> None:
+def test_start_table_and_settle_fit_at_390_320_and_200_percent_zoom(phone: Any, live_server: str, lang: str, tmp_path: Path) -> None:
     players = PLAYERS.get(lang, ["Marcus", "Dee", "Rosa"])
     api = f"{live_server}/api/v1/sessions"
     created = phone.request.post(api, data={
@@ -100,3 +103,32 @@ def test_mark_paid_rows_fit_at_390_and_320_px(phone: Any, live_server: str, lang
             assert row["input_em"] >= 3 and row["input_inside"] and row["button_inside"], (lang, width, row)
             assert row["value_fits"], (lang, width, row)  # the typed amount is seen whole
     assert serious_violations(phone) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_club_standings_fit_at_320_and_200_percent_zoom(phone: Any, live_server: str, lang: str, tmp_path: Path) -> None:
+    """The club page and its standings, with a carried night, stay inside a 320 px phone and a 390 px phone at
+    200 % zoom (195 CSS px), names kept whole, in every language."""
+    players = PLAYERS.get(lang, ["Marcus", "Dee", "Rosa"])
+    club = phone.request.post(f"{live_server}/api/v1/clubs", data={
+        "name": "Friday club", "currency": "USD", "timezone": "UTC", "members": players}).json()
+    owner = {"Authorization": f"Bearer {club['token']}"}
+    night = phone.request.post(f"{live_server}/api/v1/sessions", headers=owner, data={
+        "name": "Club night", "stake": 25, "ruleset": {"preset": "classic"}, "players": players,
+        "club": club["id"]}).json()
+    host = {"Authorization": f"Bearer {night['token']}"}
+    url = f"{live_server}/api/v1/sessions/{night['id']}"
+    assert phone.request.post(f"{url}/hands", headers=host,
+                              data={"outcome": {"kind": "tonk_out", "winner": players[1]}}).status == 201
+    assert phone.request.post(f"{url}/close", headers=host, data={"carry_over": True}).status == 200
+    phone.goto(f"{live_server}/c/join/{club['id']}/{club['token']}?lang={lang}")
+    for path, label in ((f"/c/{club['id']}", "club"), (f"/c/{club['id']}/standings", "standings")):
+        phone.goto(live_server + path)
+        assert phone.evaluate("document.documentElement.lang") == lang
+        for width in (320, 195):
+            phone.set_viewport_size({"width": width, "height": 800})
+            phone.screenshot(path=str(tmp_path / f"{label}-{lang}-{width}.png"), full_page=True)
+            found = phone.evaluate(CONTROLS_INSIDE)
+            assert found["scroll"] <= found["width"] + 1 and found["outside"] == [], (lang, label, width, found)
+        phone.set_viewport_size({"width": 390, "height": 800})
+        assert serious_violations(phone) == []
