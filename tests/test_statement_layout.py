@@ -35,13 +35,15 @@ def first_page_words(pdf: bytes, page: int) -> list[tuple[float, float, str]]:
 
 def heading_words(pdf: bytes) -> list[str]:
     """The words of the hands table's heading row, on the page where it first appears: from
-    below the "Hands" title down to the "Dealer" heading (headings sit on the row's bottom)."""
+    below the "Hands" title and its note down to the "Dealer" heading (headings sit on the row's bottom)."""
     reader = PdfReader(io.BytesIO(pdf))
     page = next(i for i, p in enumerate(reader.pages, 1) if "Dealer" in p.extract_text())
     words = first_page_words(pdf, page)
     dealer = next(w for w in words if w[2] == "Dealer")
     title = max((w for w in words if w[2] == "Hands" and w[1] < dealer[0]), key=lambda w: w[1])
-    return [w for y0, y1, w in words if y0 > title[1] and y1 <= dealer[1] + 0.5]
+    # the table's note sits between the title and the table, its last word "hand."
+    note = max((w for w in words if w[2] == "hand." and title[1] < w[0] < dealer[0]), key=lambda w: w[1])
+    return [w for y0, y1, w in words if y0 > note[1] and y1 <= dealer[1] + 0.5]
 
 
 @pytest.mark.parametrize("players", [

@@ -19,6 +19,7 @@ from ledger.settlement.handoffs import shown_handles
 from ledger.night.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.night.report import SessionReport
 from ledger.night.report_source import ReportSource
+from ledger.night.story import STORY_ACTIONS
 from ledger.games import Rules, game
 from ledger.games.tonk.describe import describe_hand
 from ledger.games.tongits.describe import describe_hand as describe_tongits_hand
@@ -233,7 +234,15 @@ def report_source(db: Session, night: GameSession) -> ReportSource:
         state=figures.kept_state(db, night),
         status=night.status,
         handles_shown=_handles_shown(db, night),
+        events=tuple((action, number, text) for action, number, text in db.connection().execute(
+            _STORY_EVENTS, {"night": night.id})),
     )
+
+
+# the events a night's story tells, oldest first (ix_audit_event_session_action)
+_STORY_EVENTS = (core_select(EVENTS.c.action, EVENTS.c.hand_number, cast(EVENTS.c.detail, Text))
+                 .where(EVENTS.c.session_id == bindparam("night"), EVENTS.c.action.in_(STORY_ACTIONS))
+                 .order_by(EVENTS.c.id))
 
 
 def _handles_shown(db: Session, night: GameSession) -> dict[str, tuple[tuple[str, str], ...]]:

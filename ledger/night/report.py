@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from ledger.settlement.allocation import Event, Loss, explain
 from ledger.transfers import Transfer
@@ -38,6 +39,19 @@ class HandLine:
     #: an entry of the ledger's that is not a hand played (TONGITS.md §4.9 ``close_pot``): it
     #: moves money and is listed, but is not counted among the night's hands
     not_a_hand: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoryLine:
+    """One thing that happened at the night beside its hands, oldest first (from its audit
+    event): ``code`` is the event's action (``player_sat_in``, ``player_left``,
+    ``stake_changed``, ``seats_swapped``, ``player_renamed``, ``hand_amended``,
+    ``hand_rescored``, ``hand_voided``, ``hand_restored``) and ``params`` its figures, names of
+    then, hand numbers and minor units (see :mod:`ledger.statements.story`, which puts them into
+    words): the PDFs tell the night's story, not only its hands."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +126,9 @@ class SessionReport:
     #: each opted-in player's payment handles as named in text (issue 22; only a player who ticked
     #: "Show my handles in PDF statements"): ``{player: ((kind, text), ...)}``
     handles_shown: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    #: what happened beside the hands (sit-ins, leaves and their cash-outs, stake changes, seat
+    #: swaps, renames, corrections, voids and restores), oldest first
+    story: tuple[StoryLine, ...] = field(default_factory=tuple)
 
 
 # -- figures derived from a report -------------------------------------------------------------

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ledger.night.report import HandLine, PotReport, SessionReport
+from ledger.night.story import EventRow, story_lines
 from ledger.games import game as game_of
 from ledger.games.tonk import RuleSet
 from ledger.games.tonk.describe import describe_hand
@@ -72,6 +73,8 @@ class ReportSource:
     #: the handles of each player who ticked "Show my handles in PDF statements" (issue 22), as
     #: named in text and fitting the currency: ``{player: (("venmo", "Venmo @Dee-Santos"), ...)}``
     handles_shown: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    #: the audit events the night's story tells (:data:`ledger.night.story.STORY_ACTIONS`), oldest first
+    events: tuple[EventRow, ...] = ()
 
     def shape(self) -> SessionReport:
         """The report model: each hand decoded and described (RULES.md §8 results as stored;
@@ -88,7 +91,7 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=tuple(str(line.text) for line in rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
-            carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
+            carried_into=self.carried_into, handles_shown=dict(self.handles_shown), story=story_lines(self.events),
         )
 
     def _hand_lines(self, describe: Callable[[dict[str, Any], dict[str, Any]], str]) -> tuple[HandLine, ...]:
@@ -122,7 +125,7 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=tuple(str(line) for line in rummy_words.rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
-            carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
+            carried_into=self.carried_into, handles_shown=dict(self.handles_shown), story=story_lines(self.events),
             game_title=str(Sentence(rummy_words.GAME_TITLE)),
             preset_title=str(rummy_words.preset_title(rules.preset)),
         )
@@ -182,7 +185,7 @@ class ReportSource:
             net_minor=dict(self.net_minor), settlement=self.settlement, settlement_minimal=self.settlement_minimal,
             payments=self.payments, rules_lines=(preset.description,) if preset is not None else (),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
-            carried_into=self.carried_into, handles_shown=dict(self.handles_shown),
+            carried_into=self.carried_into, handles_shown=dict(self.handles_shown), story=story_lines(self.events),
             game_title=str(Sentence(TONGITS_TITLE)),
             preset_title=preset.title if preset is not None else rules.preset,  # type: ignore[attr-defined]
             pot=PotReport(

@@ -57,6 +57,7 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("TonkS-Hebrew", "NotoSansHebrew"),
     ("TonkS-Arabic", "NotoSansArabic"),
     ("TonkS-Brackets", "NotoSansMathBrackets"),  # regular only: its bold is the regular
+    ("TonkS-Suits", "NotoSansSuits"),  # the card suits ♠♥♦♣ of a hand's cards; regular only
 )
 _RTL = frozenset({"TonkS-Hebrew", "TonkS-Arabic"})
 SHAPED_MARK = '<font name="TonkS-'  # markup of every run that needs shaping starts so

@@ -19,6 +19,7 @@ from ledger.night.report import PlayerStatement, SessionReport, running_minor
 from ledger.statements.chart import player_chart
 from ledger.statements.fonts import BODY, BOLD, markup, runs, text_width
 from ledger.statements.heading import Heading
+from ledger.statements.story import story_flowables
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Bookmark, Money,
     frame_width, hex_of, para, plain_fits, styles, text, when,
@@ -56,13 +57,15 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
     out.append(CondPageBreak(40 * mm))
     out.append(text(_("Your hands"), st.h2))
     if statement.hands:
-        out.append(_hands(statement, st, money, width))
-        out.append(Spacer(1, 3))
+        # the note goes above the table: below it, it could be left alone on a page of its own
         out.append(text(_("Amounts are what you received (+) or paid (-) in the hand; struck-through"
                           " {void} hands are shown for the record and do not count.",
                           void=pgettext("hand tag", "VOID")), st.small))
+        out.append(Spacer(1, 3))
+        out.append(_hands(statement, st, money, width))
     else:
         out.append(text(_("No hands recorded."), st.body))
+    out += story_flowables(report, st, money)
     return out
 
 

@@ -27,6 +27,7 @@ from ledger.games.tonk import PRESETS
 from ledger.statements.chart import table_chart
 from ledger.statements.fonts import BODY, BOLD, markup, text_width
 from ledger.statements.heading import Heading
+from ledger.statements.story import story_flowables
 from ledger.statements.look import (
     HEADER_BG, INK, LOSS, MUTED, REDEAL_BG, RULE, STRIPE, VOID_BG, VOID_INK, Money, Styles,
     frame_width, hex_of, para, plain_fits, short, styles, text, when,
@@ -64,13 +65,15 @@ def summary_story(report: SessionReport, counted: list[HandLine], locale: str) -
     story.append(CondPageBreak(40 * mm))
     story.append(text(_("Hands"), st.h2))
     if report.hands:
-        story.append(_hand_table(report, counted, money, width, table_size))
-        story.append(Spacer(1, 3))
+        # the note goes above the table: below it, it could be left alone on a page of its own
         story.append(text(_("Amounts are each player\u2019s net for the hand. Struck-through {void} hands are"
                             " shown for the record and not counted; {redeal} marks a redealt hand.",
                             void=pgettext("hand tag", "VOID"), redeal=pgettext("hand tag", "REDEAL")), st.small))
+        story.append(Spacer(1, 3))
+        story.append(_hand_table(report, counted, money, width, table_size))
     else:
         story.append(text(_("No hands recorded."), st.body))
+    story += story_flowables(report, st, money)
     return story
 
 

@@ -23,7 +23,9 @@ from ledger.storage.db import get_session
 from ledger.i18n import N_, _
 from ledger.storage.models import AuditEvent, GameSession, Hand
 from ledger.games.tonk import PRESETS
+from ledger.night.corrections import entry_changes
 from ledger.night.reads import describe_stored
+from ledger.sentences import Sentence
 from ledger.web import live
 from ledger.web.access import authorised
 from ledger.web.blueprint import bp
@@ -126,15 +128,18 @@ def describe_event(
     if event.action == "hand_amended":
         old, new = nets(before.get("net")), nets(after.get("net"))
         v_old, v_new = before.get("version"), after.get("version")
+        # the amounts that moved (a correction of a loser's total under a flat payout moves none)
         changes = [Change(p, signed_money(old.get(p, 0), currency), signed_money(new.get(p, 0), currency))
-                   for p in seats(new, old)]
+                   for p in seats(new, old) if old.get(p, 0) != new.get(p, 0)]
         if before.get("dealer") != after.get("dealer"):
             changes.append(Change(_("Dealer"), str(now(before.get("dealer", ""))), str(now(after.get("dealer", "")))))
         texts = (hand_text(v_old), hand_text(v_new)) if isinstance(v_old, int) and isinstance(v_new, int) else ("", "")
-        if texts[0] != texts[1]:
-            changes.insert(0, Change(_("Hand"), texts[0], texts[1]))
+        inputs = [Change(str(Sentence(c.label.template, {"name": now(c.player)})), str(c.before), str(c.after))
+                  for c in entry_changes(before.get("entry"), after.get("entry"))]  # "Dee's total 7 → 47"
+        changes[:0] = ([Change(_("Hand"), texts[0], texts[1])] if texts[0] != texts[1] else []) + inputs
         return EventView(**base, title=_("Hand {number} corrected (version {old} → {new})", number=number,
-                                         old=v_old, new=v_new), changes=changes)
+                                         old=v_old, new=v_new), changes=changes,
+                         summary="" if old != new or not old else _("No one's amount changed."))
     if event.action == "payment_recorded":
         return EventView(**base, title=_payment_words(after, currency, now))
     if event.action == "payment_voided":

@@ -138,6 +138,9 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         last = hand_rows.last_counted(db, night)
     return {
         "left": {name: hand for name, hand in kept.last_hand.items() if name not in night.players},
+        # a leaver whose cash-out (or settle-up) is paid: nothing left owed either way
+        "settled": {name for name in kept.last_hand if name not in night.players
+                    and kept.net.get(name) and not kept.net.get(name, 0) + kept.paid.get(name, 0)},
         "stake_from": kept.stakes[-1].from_hand if len(kept.stakes) > 1 else None,
         "preset": _preset_title(night),
         "house_changes": _house_changes(night),
