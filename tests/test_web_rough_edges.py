@@ -24,7 +24,7 @@ def test_a_night_without_a_typed_name_is_named_after_its_day(client: Any, night_
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     today = datetime.now(timezone.utc)
-    assert re.search(rf'class="bar-title" title="\w+day night, {today.day} {today:%B}"', page)
+    assert re.search(rf'class="bar-title" title="\w+day night at Dee&#39;s, {today.day} {today:%B}"', page)
 
 
 def test_the_nights_list_shows_date_and_status(client: Any, night_data: dict[str, Any]) -> None:

@@ -438,6 +438,7 @@ from ledger.api import seating as _seating  # noqa: E402,F401  (registers the se
 from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club calls on bp, issue 9)
 from ledger.api import club_keys as _club_keys  # noqa: E402,F401  (club devices and renewed links, issue 20)
 from ledger.api import handles as _handles  # noqa: E402,F401  (payment handles, issue 22)
+from ledger.api import whole_night as _whole_night  # noqa: E402,F401  (a night removed, voided, restored: issue 23)
 
 
 def init_app(app: Flask) -> None:

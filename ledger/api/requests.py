@@ -24,6 +24,7 @@ from ledger.api.errors import (
     schema_error,
 )
 from ledger.storage.db import get_session
+from ledger.night.whole_night import REMOVED
 from ledger.i18n import N_
 from ledger.storage.models import GameSession
 from ledger.night.lifecycle import NightError
@@ -99,6 +100,8 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
         raise ApiError(401, "token_revoked", N_("This token was withdrawn by the host; ask the host for a new link."))
     if actor is None:
         raise ApiError(403, "forbidden", N_("That token does not open this session."))
+    if night.status == REMOVED:
+        raise ApiError(410, "night_removed", N_("This night was removed by its host."))
     actor.require(action)
     return night, actor
 

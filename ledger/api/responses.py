@@ -165,7 +165,9 @@ class SessionSchema(Answer):
     ruleset = fields.Dict(required=True, metadata={"description": "The full rule snapshot: preset and every toggle."})
     players = fields.List(fields.String(), required=True)
     first_dealer = fields.String(required=True, allow_none=True)
-    status = fields.String(required=True, validate=validate.OneOf(("open", "closed")))
+    status = fields.String(required=True, validate=validate.OneOf(("open", "closed", "voided", "removed")),
+                           metadata={"description": "`voided`: kept for the record, counted nowhere; `removed`: "
+                                                    "started by mistake and taken away by its host."})
     created_at = fields.String(required=True, metadata={"description": "ISO 8601 time."})
     closed_at = fields.String(required=True, allow_none=True)
     timezone = fields.String(metadata={"description": "IANA time zone of the night."})

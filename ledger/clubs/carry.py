@@ -352,9 +352,11 @@ def _club_role(night_role: str) -> str:
 
 
 def nights_of(db: Session, club: Club) -> list[tuple[GameSession, ClubNight]]:
-    """The club's nights, oldest first, each with its link (``carried``)."""
+    """The club's nights, oldest first, each with its link (``carried``); a night its host
+    removed (started by mistake, :mod:`ledger.night.whole_night`) is not one of them."""
     rows = db.exec(select(GameSession, ClubNight).join(ClubNight, ClubNight.session_id == GameSession.id)
-                   .where(ClubNight.club_id == club.id).order_by(GameSession.created_at, GameSession.id))
+                   .where(ClubNight.club_id == club.id, GameSession.status != "removed")
+                   .order_by(GameSession.created_at, GameSession.id))
     return [(night, link) for night, link in rows]
 
 

@@ -21,7 +21,7 @@ from ledger.games import DEFAULT_GAME, game as game_of
 from ledger.games.tonk import PRESETS, HandError
 from ledger.night.zones import is_known_zone
 
-NIGHT_STATUSES = ("open", "closed")
+NIGHT_STATUSES = ("open", "closed", "voided")  # voided: kept as a closed night that counts nowhere
 NOT_READABLE = N_("The document is not a club export this server can read ({detail}).")
 
 

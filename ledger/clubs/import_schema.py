@@ -32,7 +32,7 @@ MAX_ID = 2**31 - 1
 HAND_STATUSES = ("counted", "voided", "superseded")
 PAYMENT_STATUSES = ("counted", "voided")
 PAYMENT_KINDS = ("payment", "cash_out")
-NIGHT_STATUSES = ("open", "closed")
+NIGHT_STATUSES = ("open", "closed", "voided")  # voided: kept as a closed night that counts nowhere
 
 
 def _text(most: int, *, least: int = 1, **kwargs: Any) -> fields.String:

@@ -448,6 +448,9 @@ def close_night(
     if night.status == "closed":
         db.rollback()
         return night
+    if night.status != "open":  # voided or removed as a whole (ledger.night.whole_night)
+        db.rollback()
+        raise NightError(409, "session_closed", N_("This night was voided or removed; it can no longer change."))
     closed_pot = close_pot(db, night, actor, "end_of_night")  # Tong-its: TONGITS.md §4.9, before the close
     night.status = "closed"
     night.closed_at = utcnow()

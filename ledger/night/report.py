@@ -129,6 +129,8 @@ class SessionReport:
     #: what happened beside the hands (sit-ins, leaves and their cash-outs, stake changes, seat
     #: swaps, renames, corrections, voids and restores), oldest first
     story: tuple[StoryLine, ...] = field(default_factory=tuple)
+    #: the night was voided as a whole by its host: kept for the record, counted nowhere
+    night_voided: bool = False
 
 
 # -- figures derived from a report -------------------------------------------------------------

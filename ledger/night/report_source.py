@@ -92,6 +92,7 @@ class ReportSource:
             payments=self.payments, rules_lines=tuple(str(line.text) for line in rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
             carried_into=self.carried_into, handles_shown=dict(self.handles_shown), story=story_lines(self.events),
+            night_voided=self.status == "voided",
         )
 
     def _hand_lines(self, describe: Callable[[dict[str, Any], dict[str, Any]], str]) -> tuple[HandLine, ...]:
@@ -126,6 +127,7 @@ class ReportSource:
             payments=self.payments, rules_lines=tuple(str(line) for line in rummy_words.rule_lines(rules)),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
             carried_into=self.carried_into, handles_shown=dict(self.handles_shown), story=story_lines(self.events),
+            night_voided=self.status == "voided",
             game_title=str(Sentence(rummy_words.GAME_TITLE)),
             preset_title=str(rummy_words.preset_title(rules.preset)),
         )
@@ -186,6 +188,7 @@ class ReportSource:
             payments=self.payments, rules_lines=(preset.description,) if preset is not None else (),
             stakes=self.stakes, left=dict(self.left), recovery_code=self.recovery_code,
             carried_into=self.carried_into, handles_shown=dict(self.handles_shown), story=story_lines(self.events),
+            night_voided=self.status == "voided",
             game_title=str(Sentence(TONGITS_TITLE)),
             preset_title=preset.title if preset is not None else rules.preset,  # type: ignore[attr-defined]
             pot=PotReport(

@@ -86,6 +86,8 @@ def _facts(report: SessionReport, statement: PlayerStatement, st, money: Money, 
         number = report.left[statement.player]
         label = _(words.NET_AS_OF, number=number) if number is not None else _("Final net")
         rows[5] = (label, money.cell(statement.net_minor, bold=True))
+    if report.night_voided:
+        rows.append((_("Status"), markup(_("Void: the whole night is kept for the record and counts nowhere."))))
     table = Table([[text(k, st.label), para(v, st.body)] for k, v in rows],
                   colWidths=[28 * mm, width - 28 * mm], hAlign="LEFT")
     table.setStyle(TableStyle([

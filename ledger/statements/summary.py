@@ -97,6 +97,8 @@ def _header(
     else:
         preset = _(str(PRESETS[report.preset].title)) if report.preset in PRESETS else report.preset
     rows = [
+        *([(_("Status"), markup(_("Void: the whole night is kept for the record and counts nowhere.")))]
+          if report.night_voided else []),
         (_("Date"), markup(when(report.created_at, locale, report.timezone))),
         (_("Players"), seats or "\u2014"),
         (_("Stake"), markup(stake_text(report, money))),

@@ -14,7 +14,8 @@ answers and saves; :mod:`~ledger.web.tongits_rules` its rules page), :mod:`~ledg
 payments), :mod:`~ledger.web.log_page` (history and exports), :mod:`~ledger.web.resubmit`
 (expired forms keep what was entered), :mod:`~ledger.web.access` (the table token in the
 cookie and its role), :mod:`~ledger.web.formatting` (template filters) and
-:mod:`~ledger.web.errors` (403/404/400 pages).
+:mod:`~ledger.web.errors` (403/404/410/400 pages), :mod:`~ledger.web.whole_night` (a night removed,
+voided or restored by its host).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from werkzeug.exceptions import NotFound
 
 from ledger.web import (  # noqa: F401  (register routes)
     amend, club_carry, club_devices, club_forms, language, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, js_words, live, log_page, my_handles, offline, record, resubmit, rules_page, seats_page,
-    settle_page, share, views,
+    settle_page, share, views, whole_night,
 )
 from ledger.web.blueprint import bp
 

@@ -19,6 +19,7 @@ from ledger.access.roles import Actor, TableSecrets
 from ledger.storage.db import get_session
 from ledger.i18n import N_, _, pgettext
 from ledger.storage.models import GameSession
+from ledger.night.whole_night import REMOVED
 from ledger.web.blueprint import bp
 
 MAX_REMEMBERED = 20
@@ -87,6 +88,8 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     actor = roles.actor_for(db, night, token, device())
     if actor is None:
         abort(403)
+    if night.status == REMOVED:
+        abort(410)  # removed by its host (ledger.night.whole_night): the link leads nowhere now
     if not actor.can(action):
         abort(role_refusal(night, actor.role, action))
     return night, actor
@@ -164,6 +167,6 @@ def my_nights() -> list[GameSession]:
     out = []
     for session_id, token in reversed(list(remembered_tokens().items())):
         night = ledger_night.find_night(db, session_id)
-        if night is not None and opens(night, token):
+        if night is not None and night.status != REMOVED and opens(night, token):
             out.append(night)
     return out

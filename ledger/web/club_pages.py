@@ -144,11 +144,27 @@ def club_view(club: Club, actor: ClubActor, form: dict[str, Any] | None = None,
     db = get_session()
     body = carry.club_json(db, club)
     payments = [books.payment_json(db, p) for p in books.payments_of(db, club)]
+    if form is None and actor.can("start_night"):
+        form = _as_last_night(db, club)
     return render_template("club.html", club=club, actor=actor, body=body, form=form or {}, errors=errors or {},
                            presets=[(name, title) for name, title, _description in preset_choices()],
                            tongits_presets=[(TONGITS_CHOICE + p.name, p.title) for p in TONGITS_PRESETS.values()],
                            statement_languages=LANGUAGES, share=club_share_context(club), payments=payments,
                            **(extra or {}))
+
+
+def _as_last_night(db: Any, club: Club) -> dict[str, Any]:
+    """The start form as the club's last night began: its members ticked, its stake and rules
+    (nothing before the first night)."""
+    from ledger.clubs.last_night import last_night
+    from ledger.web.formatting import typed_money
+
+    last = last_night(db, club)
+    if last is None:
+        return {}
+    preset = {"tonk": last.preset, "tongits": TONGITS_CHOICE + last.preset}.get(last.game, "classic")
+    return {"ticked": set(last.members), "stake": typed_money(last.stake_minor, club.currency) if last.stake_minor else "",
+            "preset": preset}
 
 
 @bp.get("/c/<club_id>")
@@ -207,7 +223,7 @@ def club_start_night(club_id: str) -> Any:
                      else chosen.rules({"preset": preset, "toggles": {}}))
             dealer = kept["first_dealer"] if kept["first_dealer"] in players else None
             night, token = carry.start_night(
-                db, club, actor, name=kept["name"].strip() or _("{club} night", club=club.name), currency=None,
+                db, club, actor, name=kept["name"].strip() or _default_name(db, club), currency=None,
                 stake_minor=stake_minor, rules=rules, players=players, first_dealer=dealer, timezone=None,
                 game=chosen.name)
         except HandError as err:
@@ -216,6 +232,15 @@ def club_start_night(club_id: str) -> Any:
         return club_view(club, actor, kept, errors), 422
     remember_token(night.id, token)
     return redirect(url_for("web.table", session_id=night.id))
+
+
+def _default_name(db: Any, club: Club) -> str:
+    """A club night's name when none is typed: the club and the date in the club's zone,
+    numbered past the names its nights already have ("Kerala Club, Friday 5 December (2)")."""
+    from ledger.clubs.last_night import night_names
+    from ledger.web.start_form import default_name
+
+    return default_name(club.timezone, club=club.name, taken=night_names(db, club))
 
 
 @bp.get("/c/<club_id>/nights/<session_id>")

@@ -33,6 +33,12 @@ def not_found(_err: Any) -> Any:
     return render_template("error.html", status=404, title=_("Not found"), reason="not_found"), 404
 
 
+@bp.errorhandler(410)
+def gone(_err: Any) -> Any:
+    """A night its host removed (:mod:`ledger.night.whole_night`)."""
+    return render_template("error.html", status=410, title=_("This night was removed"), reason="removed"), 410
+
+
 def any_not_found(err: NotFound) -> Any:
     """An address no route knows (a share link cut short, ``/nope``): the phone's own 404 page
     in its language; the API keeps its JSON answer."""

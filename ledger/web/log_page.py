@@ -158,6 +158,12 @@ def describe_event(
         net = nets(after.get("net"))
         return EventView(**base, title=_("Night closed"),
                          changes=[Change(p, "", signed_money(net.get(p, 0), currency)) for p in seats(net)])
+    if event.action == "night_voided":
+        return EventView(**base, title=_("The whole night voided: kept for the record, counted nowhere"))
+    if event.action == "night_restored":
+        return EventView(**base, title=_("The night restored: it counts again, as a closed night"))
+    if event.action == "night_removed":
+        return EventView(**base, title=_("The night removed: it was started by mistake"))
     if event.action in SEAT_ACTIONS:
         title, summary, rows = describe_seat_event(event.action, detail, currency)
         return EventView(**base, title=title, summary=summary, changes=[Change(*row) for row in rows])

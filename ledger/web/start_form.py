@@ -24,7 +24,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Collection, Mapping
 
 from babel.dates import format_date
 from babel.numbers import get_currency_name
@@ -39,6 +39,7 @@ from ledger.games.tongits import PRESETS as TONGITS_PRESETS
 from ledger.games.rummy13.describe import preset_title as rummy_preset_title
 from ledger.games.tonk.ruleset import TOGGLES
 from ledger.storage.db import get_session
+from ledger.web.access import my_nights
 from ledger.web.amount_errors import amount_message, stake_range_message  # also imported from here by the settle, seats and club pages
 from ledger.web.formatting import engine_words
 from ledger.web.house_rules import RulesChoice, key_for
@@ -73,13 +74,30 @@ def currency_choices(locale: str = "en_US") -> list[tuple[str, str]]:
     return [(code, f"{code} · {get_currency_name(code, locale=locale)}") for code in CURRENCIES]
 
 
-def default_name(timezone: str, now: datetime | None = None) -> str:
-    """The name a night gets when none is typed: its weekday and date in the phone's zone, in
-    the language of the phone that starts it, e.g. "Friday night, 5 December"."""
+def default_name(timezone: str, now: datetime | None = None, *, host: str = "", club: str = "",
+                 taken: Collection[str] = ()) -> str:
+    """The name a night gets when none is typed, in the language of the phone that starts it:
+    its weekday and date in the night's zone and who hosts it, the first name typed ("Friday
+    night at Dee's, 5 December") or its club ("Kerala Club, Friday 5 December"); a name in
+    ``taken`` (the other nights this phone or club has) gets the next free number: "… (2)"."""
     today = (now or datetime.now(ZoneInfo("UTC"))).astimezone(ZoneInfo(timezone))
     locale = format_locale("en_US")
-    return _("{weekday} night, {date}", weekday=format_date(today, "EEEE", locale=locale),
-             date=format_date(today, "d MMMM", locale=locale))
+    weekday, date = format_date(today, "EEEE", locale=locale), format_date(today, "d MMMM", locale=locale)
+    host = " ".join(host.split())
+    if club:
+        name = _("{club}, {weekday} {date}", club=club, weekday=weekday, date=date)
+    elif host:
+        name = _("{weekday} night at {host}'s, {date}", weekday=weekday, host=host, date=date)
+    else:
+        name = _("{weekday} night, {date}", weekday=weekday, date=date)
+    name = name[:MAX_SESSION_NAME - 5]  # room for " (99)"
+    taken = set(taken)
+    count = 1
+    numbered = name
+    while numbered in taken:
+        count += 1
+        numbered = _("{name} ({number})", name=name, number=count)
+    return numbered
 
 
 def preset_choices() -> list[tuple[str, str, str]]:
@@ -178,11 +196,11 @@ class StartForm:
             return None
         if self.game != "tonk":
             return self._create_other_game()
-        name = self.name.strip() or default_name(self.timezone)
+        seats = [i for i, p in enumerate(self.players) if p.strip()]
+        name = self.name.strip() or self._default_name(seats)
         if len(name) > MAX_SESSION_NAME:
             self.errors["name"] = ngettext("Keep the name under {count} character.",
                                            "Keep the name under {count} characters.", MAX_SESSION_NAME)
-        seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdecimal() else -1
         most = self.rules.ruleset.max_players if self.rules.ruleset is not None else None
         if len(seats) < 2:
@@ -224,6 +242,12 @@ class StartForm:
             self.errors[self._input_for(err.field, seats)] = message
             return None
 
+    def _default_name(self, seats: list[int]) -> str:
+        """:func:`default_name` for this form: hosted by the first name typed, numbered past the
+        names of the nights this phone already has."""
+        return default_name(self.timezone, host=self.players[seats[0]] if seats else "",
+                            taken=[night.name for night in my_nights()])
+
     def _typed_stake(self) -> int | None:
         """The stake typed, in minor units of the chosen currency; ``None`` when the currency was
         refused already, or with the reason beside ``stake`` when the amount does not read."""
@@ -244,11 +268,11 @@ class StartForm:
             self.errors["game"] = _("Choose the game the table plays.")
             return None
         chosen = game_of(self.game)
-        name = self.name.strip() or default_name(self.timezone)
+        seats = [i for i, p in enumerate(self.players) if p.strip()]
+        name = self.name.strip() or self._default_name(seats)
         if len(name) > MAX_SESSION_NAME:
             self.errors["name"] = ngettext("Keep the name under {count} character.",
                                            "Keep the name under {count} characters.", MAX_SESSION_NAME)
-        seats = [i for i, p in enumerate(self.players) if p.strip()]
         dealer_seat = int(self.first_dealer) if self.first_dealer.isdecimal() else -1
         if self.game == "rummy13":
             if self.rummy_preset not in RUMMY_PRESETS:
