@@ -161,6 +161,12 @@
     return "dealer" in names;
   }
 
+  // Offline: the phone says so, or this page is the copy kept on the phone, served because the
+  // server did not answer (a phone can believe it is online on a network that reaches nothing).
+  function offline() {
+    return !navigator.onLine || document.documentElement.hasAttribute("data-kept-copy");
+  }
+
   function watchRecordPage() {
     var form = document.getElementById("record-form");
     var saveForm = document.querySelector("form[data-offline-save]");
@@ -169,7 +175,7 @@
     var dealerGiven = form.getAttribute("data-step") === "whole" && fillFromAddress(form);
     // Opened offline after other hands were kept: the dealer moves on from the last one kept.
     var dealer = document.getElementById("dealer");
-    if (dealer && !dealerGiven && !navigator.onLine) {
+    if (dealer && !dealerGiven && offline()) {
       allItems().then(function (items) {
         var mine = items.filter(function (item) { return item.session === session; });
         if (!mine.length) return;
@@ -188,18 +194,18 @@
       row.parentNode.insertBefore(hint, row.nextSibling);
       hints.push(hint);
     });
-    function showHints() { hints.forEach(function (hint) { hint.hidden = navigator.onLine; }); }
+    function showHints() { hints.forEach(function (hint) { hint.hidden = !offline(); }); }
     showHints();
     window.addEventListener("online", showHints);
     window.addEventListener("offline", showHints);
     form.addEventListener("submit", function (event) {
       var button = event.submitter;
-      if (navigator.onLine || !button || !button.hasAttribute("data-offline-keep")) return;
+      if (!offline() || !button || !button.hasAttribute("data-offline-keep")) return;
       event.preventDefault();
       keep(form, saveForm);
     });
     saveForm.addEventListener("submit", function (event) {
-      if (navigator.onLine) return;
+      if (!offline()) return;
       event.preventDefault();
       keep(saveForm, saveForm);
     });

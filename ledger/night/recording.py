@@ -359,6 +359,18 @@ def _reseated(night: GameSession, players: list[str], stake_minor: int) -> bool:
     return True
 
 
+def number_taken(db: Session, night: GameSession, wanted: int, next_number: int) -> NightError | None:
+    """The 409 ``hand_number_taken`` a hand entered as number ``wanted`` would get (with the
+    ``existing`` hand and the ``next_number``), or ``None`` when no hand has that number: for a
+    page that shows the conflict before its phone saves (a hand kept offline while another
+    phone recorded that number)."""
+    try:
+        _refuse_number(db, night, wanted, next_number)
+    except NightError as err:
+        return err if err.code == "hand_number_taken" else None
+    return None  # pragma: no cover  (_refuse_number always raises)
+
+
 def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: int) -> None:
     """Raise the :class:`NightError` 409 for a phone that meant to record hand ``wanted``
     when the next is ``next_number``: ``hand_number_taken`` (with the ``existing`` hand) or

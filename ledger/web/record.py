@@ -23,6 +23,7 @@ from flask import flash, redirect, request, url_for
 from sqlmodel import col, select
 
 from ledger.night import lifecycle as ledger_night
+from ledger.night.recording import number_taken
 from ledger.storage.db import get_session
 from ledger.i18n import _
 from ledger.storage.models import GameSession, Hand
@@ -31,7 +32,7 @@ from ledger.web.access import authorised
 from ledger.web.blueprint import bp
 from ledger.web.entry_form import WHOLE_STEP, HandForm
 from ledger.web.record_render import Flow, render_step
-from ledger.web.record_save import at_table_now, save, table_changed
+from ledger.web.record_save import at_table_now, number_conflict, save, table_changed
 from ledger.web import rummy_pages, rummy_record, tongits_record
 from ledger.web.table_seen import seen_table
 
@@ -76,6 +77,13 @@ def record(session_id: str) -> Any:
     if form.dealer is None:
         dealer = ledger_night.next_dealer(db, night)
         form.dealer = seated.index(dealer) if dealer in seated else None
+    taken = (number_taken(db, night, form.number, ledger_night.next_number(db, night))
+             if request.method == "GET" and form.number is not None and step_values().get("step") == "preview"
+             and form.number < ledger_night.next_number(db, night) else None)
+    if taken is not None:
+        # a hand kept on this phone whose number another phone recorded meanwhile: what that
+        # phone recorded beside this one's payouts as the next hand, on one screen
+        return number_conflict(night, form, taken, flow)
     changed = ledger_night.table_changed(night, seated, seen_stake, night.players, night.stake_minor)
     if changed is not None and step_values().get("go") != "save":
         # a step of a form filled against another seating or stake (a hand kept on the phone,

@@ -39,7 +39,7 @@ def save(night: GameSession, form: HandForm, actor: Actor) -> Any:
         return render_step(night, form, form.step_with_errors("preview"), flow, status=422)
     except NightError as err:
         if err.code in ("hand_number_taken", "hand_number_gap"):
-            return _number_conflict(night, form, err, flow)
+            return number_conflict(night, form, err, flow)
         if err.code == "table_changed":
             # entered against another seating or stake: shown again at the table as it is now,
             # with what changed, to be checked and saved again (nothing saved meanwhile)
@@ -109,11 +109,17 @@ def table_changed(night: GameSession, form: HandForm, message: str, flow: Flow) 
     return render_step(night, form, form.step_with_errors("preview"), flow, status=409)
 
 
-def _number_conflict(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:
+def number_conflict(night: GameSession, form: HandForm, err: NightError, flow: Flow) -> Any:
     """Another phone recorded this hand number first: show what it recorded next to this
-    entry's payouts, and offer to save this one as the next number if it is another hand."""
+    entry's payouts as the next hand, dealt by the next dealer, and offer to save it so if it
+    is another hand (one screen: a hand kept offline opens here from its queue row)."""
     existing = err.extra.get("existing")
-    form.number = int(err.extra.get("next_number") or ledger_night.next_number(get_session(), night))
+    db = get_session()
+    form.number = int(err.extra.get("next_number") or ledger_night.next_number(db, night))
+    # the next hand is dealt by whoever deals next now, not by this entry's dealer (who dealt
+    # the hand the other phone recorded)
+    dealer = ledger_night.next_dealer(db, night)
+    form.dealer = list(form.players).index(dealer) if dealer in form.players else form.dealer
     submission = form.submission()
     assert submission is not None
     result = ledger_night.preview_hand(night, submission)

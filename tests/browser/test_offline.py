@@ -170,16 +170,18 @@ def test_a_hand_kept_offline_that_another_phone_recorded_first_comes_back_with_t
     error.wait_for(timeout=20_000)
     assert error.inner_text() == "Hand 1 was already recorded by another phone; check it before entering again."
     assert page.locator("#offline-queue .badge-refused").inner_text() == "1 needs a look"
-    # the entry is kept: "Fix and save" opens its payouts with everything as typed
+    # the entry is kept: "Fix and save" opens one screen: what the other phone recorded beside
+    # this entry's payouts as hand 2, dealt by the next dealer (Dee, after Tomás dealt hand 1)
     with page.expect_navigation():
         page.get_by_role("link", name="Fix and save hand 1").tap()
-    assert page.locator(".preview-desc").inner_text() == "Marcus went out by discard"
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save hand").tap()
     assert page.get_by_role("heading", name="Hand 1 is already recorded").is_visible()
+    assert page.locator(".preview-desc").first.inner_text() == "Marcus went out by discard"
     with page.expect_navigation():
         page.get_by_role("button", name="Save as hand 2").tap()
     assert page.locator(".flash").first.inner_text() == "Hand 2 recorded: Marcus won $0.75"
+    hands = page.context.request.get(f"{base}/api/v1/sessions/{session_id}/hands",
+                                     headers={"Authorization": f"Bearer {token}"}).json()["hands"]
+    assert [(h["number"], h["dealer"]) for h in hands] == [(1, "Tomás"), (2, "Dee")]
 
 
 def test_a_deal_tonk_entered_offline_step_by_step_is_recorded_once(
