@@ -24,6 +24,7 @@ from ledger.api.errors import (
     schema_error,
 )
 from ledger.storage.db import get_session
+from ledger.access.opening import open_night
 from ledger.night.whole_night import REMOVED
 from ledger.i18n import N_
 from ledger.storage.models import GameSession
@@ -92,11 +93,11 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     if token is None:
         raise ApiError(401, "unauthorized", N_("Send the table's token as 'Authorization: Bearer <token>'."))
     db = get_session()
-    night = ledger_night.find_night(db, session_id)
+    opened = open_night(db, session_id, token, device())  # the night and the token's key in one query
+    night, actor = opened.night, opened.actor
     if night is None:
         raise ApiError(404, "session_not_found", N_("There is no session {id}."), "id", id=repr(session_id))
-    actor = access.actor_for(db, night, token, device())
-    if actor is None and access.revoked(db, night, token):
+    if opened.revoked:
         raise ApiError(401, "token_revoked", N_("This token was withdrawn by the host; ask the host for a new link."))
     if actor is None:
         raise ApiError(403, "forbidden", N_("That token does not open this session."))

@@ -58,7 +58,7 @@ _OPENINGS = select(ACCOUNTS.c.account, ACCOUNTS.c.opening_minor).where(ACCOUNTS.
 _STATE = select(NIGHTS.c.game_state).where(NIGHTS.c.id == bindparam("night"))
 _COUNT = update(NIGHTS).where(NIGHTS.c.id == bindparam("night")).values(
     counted_hands=NIGHTS.c.counted_hands + bindparam("delta"))
-_NEW_HAND = (
+NEW_HAND = _NEW_HAND = (
     update(NIGHTS).where(NIGHTS.c.id == bindparam("night"), NIGHTS.c.status == "open")
     .values(last_hand_number=NIGHTS.c.last_hand_number + 1, counted_hands=NIGHTS.c.counted_hands + 1)
     .returning(NIGHTS.c.last_hand_number, NIGHTS.c.counted_hands, NIGHTS.c.players, NIGHTS.c.stake_minor,
@@ -116,13 +116,21 @@ def new_hand_number(db: Session, night: GameSession, *, counted: bool = True) ->
     The game state read with them is set on ``night`` (``night.game_state``, as stored).
     ``counted=False``: the number of an entry that is not a hand (:data:`NOT_A_HAND`), which the
     night's hand count leaves out."""
-    row = db.connection().execute(_NEW_HAND if counted else _NEW_ENTRY, {"night": night.id}).first()
+    taken = new_hand_row(db, night, _NEW_HAND if counted else _NEW_ENTRY)
+    return taken[:3] if taken is not None else None
+
+
+def new_hand_row(db: Session, night: GameSession, statement: Any) -> tuple[int, list[str], int, Any] | None:
+    """:func:`new_hand_number` by ``statement`` (:data:`NEW_HAND`, or it returning more: who
+    dealt the last counted hand, :func:`ledger.night.reads.take_number_and_dealer`), with the
+    row it returned: ``(number, players, stake_minor, row)``."""
+    row = db.connection().execute(statement, {"night": night.id}).first()
     if row is None:
         return None
     set_committed_value(night, "last_hand_number", int(row.last_hand_number))  # as stored: nothing to write
     set_committed_value(night, "counted_hands", int(row.counted_hands))
     set_committed_value(night, "game_state", row.game_state)
-    return int(row.last_hand_number), list(row.players), int(row.stake_minor)
+    return int(row.last_hand_number), list(row.players), int(row.stake_minor), row
 
 
 def accounts_opened(db: Session, night: GameSession, balances: Mapping[str, int]) -> None:

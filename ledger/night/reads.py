@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from sqlalchemy import Text, bindparam, cast, true
 from sqlalchemy import select as core_select
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from ledger.night import figures
@@ -49,11 +50,15 @@ _SAT_IN_NEWEST_FIRST = (core_select(EVENTS.c.id, EVENTS.c.detail)
 # and the night's newest sit-in (when it is from before that hand, nobody sat in since)
 _LAST_COUNTED_HAND = _LAST_COUNTED.subquery()
 _NEWEST_SIT_IN = _SAT_IN_NEWEST_FIRST.with_only_columns(EVENTS.c.detail).limit(1).scalar_subquery()
-_DEAL = core_select(
+_DEAL_COLUMNS = (
     core_select(_LAST_COUNTED_HAND.c.dealer).scalar_subquery().label("dealer"),
-    core_select(_LAST_COUNTED_HAND.c.players).scalar_subquery().label("players"),
-    core_select(_LAST_COUNTED_HAND.c.number).scalar_subquery().label("number"),
+    core_select(_LAST_COUNTED_HAND.c.players).scalar_subquery().label("last_players"),
+    core_select(_LAST_COUNTED_HAND.c.number).scalar_subquery().label("last_number"),
     _NEWEST_SIT_IN.label("sat_in"))
+_DEAL = core_select(*_DEAL_COLUMNS)
+# a Tonk hand's number taken with who dealt the last counted hand, in one statement (issue 24):
+# the night's counter UPDATE … RETURNING, the deal read as scalar subqueries beside it
+_NEW_HAND_DEALT = figures.NEW_HAND.returning(*_DEAL_COLUMNS)
 _RENAMES_AFTER = (core_select(EVENTS.c.id, EVENTS.c.detail)
                   .where(EVENTS.c.session_id == bindparam("night"), EVENTS.c.action == "player_renamed",
                          EVENTS.c.id > bindparam("after"))
@@ -141,12 +146,35 @@ def next_dealer(db: Session, night: GameSession) -> str:
             return game_dealer_after(night, list(played.players), played.dealer, played.kind, played.redeal,
                                      played.result or {}, sat_in_since(db, night, played.number))
         return rotate(night.players, None, None, night.first_dealer, night.roster, sat_in_since(db, night, 0))
-    last = db.connection().execute(_DEAL, {"night": night.id}).one()  # one read (see _DEAL)
-    if last.number is None:
+    return _dealer_from(db, night, db.connection().execute(_DEAL, {"night": night.id}).one())  # one read
+
+
+def _dealer_from(db: Session, night: GameSession, last: Any) -> str:
+    """:func:`next_dealer` of a Tonk night from the row of :data:`_DEAL_COLUMNS` (``dealer``,
+    ``last_players``, ``last_number`` of the last counted hand, the newest ``sat_in``)."""
+    if last.last_number is None:
         return rotate(night.players, None, None, night.first_dealer, night.roster,
                       _sat_in_after(db, night, 0, last.sat_in))
-    return rotate(night.players, last.players, last.dealer, night.first_dealer,
-                  arrived=_sat_in_after(db, night, int(last.number), last.sat_in))
+    return rotate(night.players, last.last_players, last.dealer, night.first_dealer,
+                  arrived=_sat_in_after(db, night, int(last.last_number), last.sat_in))
+
+
+def take_number_and_dealer(db: Session, night: GameSession) -> tuple[int, list[str], int, str] | None:
+    """For a Tonk hand about to be recorded: :func:`ledger.night.figures.new_hand_number` and who
+    deals it when the phone did not say (:func:`next_dealer`), in one statement, ``(number,
+    players, stake_minor, dealer)``, or ``None`` when the night is not open. The dealer is worked
+    out for the seating the statement returned (set on ``night``: a host may have changed it)."""
+    taken = figures.new_hand_row(db, night, _NEW_HAND_DEALT)
+    if taken is None:
+        return None
+    number, players, stake_minor, row = taken
+    seated, night_players = list(night.players), players
+    if seated != night_players:
+        set_committed_value(night, "players", night_players)
+    dealer = _dealer_from(db, night, row)
+    if seated != night_players:
+        set_committed_value(night, "players", seated)  # the caller compares what it read before
+    return number, players, stake_minor, dealer
 
 
 def _sat_in_after(db: Session, night: GameSession, number: int, newest: Mapping[str, Any] | None) -> frozenset[str]:

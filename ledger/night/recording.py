@@ -31,7 +31,7 @@ from ledger.night.idempotency import check_idempotency_key
 from ledger.storage.models import GameSession, Hand, HandTransfer, utcnow
 from ledger.money import format_plain
 from ledger.names import normalise_entry, normalise_name
-from ledger.night.reads import hand_json, next_dealer, rules_of
+from ledger.night.reads import hand_json, next_dealer, rules_of, take_number_and_dealer
 from ledger.games import DEFAULT_GAME, Scored, game
 from ledger.games.tonk import HandError, HandResult
 from ledger.games.tonk.renaming import name_along, rename_along
@@ -209,12 +209,17 @@ def _record_new(
     _check_dealer(night, submission.dealer)
     begin_write(db)  # checked and scored: only now take the write lock
     try:
-        number, players, stake_minor = _take_hand_number(db, night)
+        told: str | None = None  # who deals, read with the number (a Tonk hand whose phone did not say)
+        if by_rule or submission.dealer is not None:
+            number, players, stake_minor = _take_hand_number(db, night)
+        else:
+            number, players, stake_minor, told = _take_dealt_number(db, night)
         reseated = _reseated(night, players, stake_minor)
         if reseated:  # changed meanwhile by the host
             _check_seen(night, submission, players, stake_minor)  # the phone saw the old table: refuse
             result = preview_hand(night, submission)  # a client that did not say: the new ones
-        dealer = submission.dealer if submission.dealer is not None else next_dealer(db, night)
+        dealer = (submission.dealer if submission.dealer is not None
+                  else told if told is not None else next_dealer(db, night))
         _check_dealer(night, dealer)
         if by_rule and (reseated or (dealer, night.game_state) != scored_with):  # another hand came first
             result = preview_hand(night, submission, dealer=dealer, state=night.game_state)
@@ -343,6 +348,15 @@ def _take_hand_number(db: Session, night: GameSession) -> tuple[int, list[str], 
     """:func:`ledger.night.figures.new_hand_number`: ``(number, players, stake_minor)``. Raises
     :class:`NightError` 409 ``session_closed``."""
     taken = figures.new_hand_number(db, night)
+    if taken is None:
+        raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
+    return taken
+
+
+def _take_dealt_number(db: Session, night: GameSession) -> tuple[int, list[str], int, str]:
+    """:func:`_take_hand_number` with who deals the hand, in the same statement
+    (:func:`ledger.night.reads.take_number_and_dealer`)."""
+    taken = take_number_and_dealer(db, night)
     if taken is None:
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))
     return taken

@@ -19,6 +19,7 @@ from ledger.access.roles import Actor, TableSecrets
 from ledger.storage.db import get_session
 from ledger.i18n import N_, _, pgettext
 from ledger.storage.models import GameSession
+from ledger.access.opening import open_night
 from ledger.night.whole_night import REMOVED
 from ledger.web.blueprint import bp
 
@@ -80,12 +81,10 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     Aborts 404 for an unknown table, 403 without a token that opens it, and 403 with an
     explanation when the role may not do ``action`` (a viewer recording, a player voiding).
     """
-    db = get_session()
-    night = ledger_night.find_night(db, session_id)
+    opened = open_night(get_session(), session_id, token_for(session_id), device())  # one query
+    night, actor = opened.night, opened.actor
     if night is None:
         abort(404)
-    token = token_for(session_id)
-    actor = roles.actor_for(db, night, token, device())
     if actor is None:
         abort(403)
     if night.status == REMOVED:
