@@ -58,11 +58,14 @@ def test_a_night_with_hands_is_not_removed_but_voided_and_restored(client: Any, 
     assert client.post(f"{url}/void", headers=host).get_json()["status"] == "voided"  # again: the same
     late = client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": "Rosa"}}, headers=host)
     assert late.status_code == 409 and late.get_json()["error"] == "session_closed"
+    paid = client.post(f"{url}/payments", json={"from": "Rosa", "to": "Dee", "amount": 50}, headers=host)
+    assert paid.status_code == 409 and "nothing in it is owed" in paid.get_json()["message"]
     assert client.post(f"{url}/close", headers=host).status_code == 409  # a void is not undone by closing
     table = client.get(f"/s/{sid}").get_data(as_text=True)
     assert "This night is void: every hand is kept for the record, and it counts nowhere." in table
     assert re.search(r'<li class="is-void"><a class="night-link" href="/s/%s">' % sid, client.get("/").get_data(as_text=True))
-    assert "Restore the night" in client.get(f"/s/{sid}/settle").get_data(as_text=True)
+    settle = client.get(f"/s/{sid}/settle").get_data(as_text=True)
+    assert "Restore the night" in settle and "Mark paid" not in settle and "Save the payment" not in settle
 
     restored = client.post(f"{url}/restore", headers=host)
     assert restored.status_code == 200 and restored.get_json()["status"] == "closed"

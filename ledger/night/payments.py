@@ -126,6 +126,9 @@ def record_payment_kept(
     # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
     begin_write(db)
     night = figures.lock(db, night)
+    if night.status == "voided":  # counted nowhere: nothing is owed in it (ledger.night.whole_night)
+        db.rollback()
+        raise NightError(409, "session_closed", N_("This night is void: nothing in it is owed, and nothing can change."))
     if idempotency_key is not None:  # under the lock: a twin of this request has finished
         stored = payment_by_key(db, night, idempotency_key)
         if stored is not None:
@@ -193,6 +196,9 @@ def void_payment(db: Session, night: GameSession, payment_id: int, actor: Actor 
     _refuse_if_carried(db, night)
     if payment.status == "voided":
         return payment
+    if night.status == "voided":  # kept as it was (ledger.night.whole_night)
+        db.rollback()
+        raise NightError(409, "session_closed", N_("This night is void: nothing in it is owed, and nothing can change."))
     before = payment_json(payment)
     payment.status = "voided"
     payment.voided_at = utcnow()
