@@ -152,3 +152,22 @@ def test_a_voided_nights_pdfs_say_so(client: Any, night_data: dict[str, Any]) ->
     void = "Void: the whole night is kept for the record and counts nowhere."
     assert void in flat(pdftotext(client.get(f"{url}/summary.pdf", headers=host).data))
     assert void in flat(pdftotext(client.get(f"{url}/statements/1.pdf", headers=host).data))
+
+
+def test_a_voided_night_owes_nothing_and_hands_back_what_was_paid(client: Any, night_data: dict[str, Any]) -> None:
+    sid, url, host = _night(client, night_data)
+    assert client.post(f"{url}/hands", json={"outcome": {"kind": "tonk_out", "winner": "Dee"}}, headers=host).status_code == 201
+    assert client.post(f"{url}/payments", json={"from": "Rosa", "to": "Dee", "amount": 50}, headers=host).status_code == 201
+    assert client.post(f"{url}/void", headers=host).status_code == 200
+    plan = client.get(f"{url}/settlement", headers=host).get_json()
+    assert [(t["from"], t["to"], t["amount"]) for t in plan["transfers"]] == [("Dee", "Rosa", 50)]
+    settle = client.get(f"/s/{sid}/settle").get_data(as_text=True)
+    assert "Dee pays Rosa" in re.sub(r"<[^>]+>", "", settle).replace("\n", " ")
+    from test_statements import flat, pdftotext
+
+    summary = flat(pdftotext(client.get(f"{url}/summary.pdf", headers=host).data))
+    assert "Dee pays Rosa $0.50" in summary and "Marcus pays Dee" not in summary
+    assert client.post(f"{url}/restore", headers=host).status_code == 200
+    plan = client.get(f"{url}/settlement", headers=host).get_json()
+    assert sorted((t["from"], t["to"], t["amount"]) for t in plan["transfers"]) == [
+        ("Marcus", "Dee", 50), ("Tomás", "Dee", 50)]  # restored: the night's debts again, Rosa's paid

@@ -228,8 +228,11 @@ def owed_balances(db: Session, night: GameSession) -> dict[str, int]:
     """What the settle-up plan clears: each player's kept net (seat order) and, for a game with
     accounts, what the night moved into each account (Tong-its' ``"pot"``, TONGITS.md §4.8–4.9:
     its balance less what it opened with, a pot the club brought in); the values sum to zero.
-    Minor units."""
+    Minor units. A night voided as a whole (:mod:`ledger.night.whole_night`) owes nothing: its
+    plan only hands back what was paid at it before the void."""
     owed = figures.balances(db, night)
+    if night.status == "voided":
+        return dict.fromkeys(owed, 0)
     if game_of(night.game or None).accounts:
         owed |= {name: amount for name, amount in figures.movements(db, night).items() if amount}
     return owed

@@ -47,7 +47,9 @@ def check(report: SessionReport) -> list[HandLine]:
                 f"net_minor[{player!r}] = {net} disagrees with the counted hands ({totals[player]})"
             )
 
-    left = dict(report.net_minor)
+    # what the payments and the plan clear: the nets, or nothing for a night voided as a whole
+    # (its plan hands back what was paid at it, ledger.night.payments.owed_balances)
+    left = dict.fromkeys(report.net_minor, 0) if report.night_voided else dict(report.net_minor)
     parties = set(seated)
     if report.pot is not None:
         pot = _require_int(report.pot.balance_minor, "pot balance")
@@ -55,7 +57,7 @@ def check(report: SessionReport) -> list[HandLine]:
             raise ValueError(f"the pot's balance {pot} disagrees with the counted hands")
         if sum(report.net_minor.values()) + pot != 0:
             raise ValueError("the players' nets and the pot do not sum to zero")
-        left["pot"] = pot
+        left["pot"] = 0 if report.night_voided else pot
         parties.add("pot")
     for payment in report.payments:
         if payment.payer not in seated or payment.payee not in seated:
