@@ -42,12 +42,10 @@ UNDONE = frozenset({REMOVED, VOIDED})
 def remove_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
     """Remove a night started by mistake (no hand recorded, not even one voided since, and no
     payment). Removing it twice changes nothing."""
-    actor.require("close")
-    begin_write(db)
-    night = figures.lock(db, night)
-    if night.status == REMOVED:
-        db.rollback()
+    locked = _locked_for(db, night, actor, REMOVED)
+    if locked is None:
         return night
+    night = locked
     hands = db.exec(select(func.count()).select_from(Hand).where(Hand.session_id == night.id)).one()
     paid = db.exec(select(func.count()).select_from(Payment).where(Payment.session_id == night.id)).one()
     if hands or paid:
@@ -66,12 +64,10 @@ def remove_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
 def void_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
     """Void the whole night: kept, struck through, out of its club's standings. Voiding it
     twice changes nothing."""
-    actor.require("close")
-    begin_write(db)
-    night = figures.lock(db, night)
-    if night.status == VOIDED:
-        db.rollback()
+    locked = _locked_for(db, night, actor, VOIDED)
+    if locked is None:
         return night
+    night = locked
     _refuse_removed(db, night)
     club = carried_into(db, night)
     if club is not None:
@@ -106,6 +102,18 @@ def restore_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
     db.add(night)
     audit(db, night, actor, "night_restored", before={"status": VOIDED}, after={"status": "closed"})
     db.commit()
+    return night
+
+
+def _locked_for(db: Session, night: GameSession, actor: Actor, status: str) -> GameSession | None:
+    """The night's row, locked for a change to ``status`` in a write transaction, or ``None``
+    (the transaction ended) when it has that status already: nothing to do."""
+    actor.require("close")
+    begin_write(db)
+    night = figures.lock(db, night)
+    if night.status == status:
+        db.rollback()
+        return None
     return night
 
 

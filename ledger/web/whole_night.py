@@ -23,13 +23,22 @@ def _confirm(night: Any, endpoint: str, title: str, message: str, button: str) -
                            back=url_for("web.settle", session_id=night.id), hidden=[])
 
 
-@bp.post("/s/<session_id>/remove")
-def remove_night(session_id: str) -> Any:
+def _confirmed_or_asked(session_id: str, endpoint: str, title: str, message: str, button: str) -> tuple[Any, Any]:
+    """``(night, actor)`` when the host confirmed (``confirmed=yes``), else ``(None, the confirm page)``."""
     night, actor = authorised(session_id, "close")
     if request.form.get("confirmed") != "yes":
-        return _confirm(night, "web.remove_night", _("Remove this night?"),
-                        _("It was started by mistake and has no hands: it leaves every list, and its links stop "
-                          "working. The log keeps that it was removed."), _("Remove the night"))
+        return None, _confirm(night, endpoint, title, message, button)
+    return night, actor
+
+
+@bp.post("/s/<session_id>/remove")
+def remove_night(session_id: str) -> Any:
+    night, actor = _confirmed_or_asked(
+        session_id, "web.remove_night", _("Remove this night?"),
+        _("It was started by mistake and has no hands: it leaves every list, and its links stop "
+          "working. The log keeps that it was removed."), _("Remove the night"))
+    if night is None:
+        return actor
     try:
         whole_night.remove_night(get_session(), night, actor)
     except NightError as err:
@@ -41,12 +50,13 @@ def remove_night(session_id: str) -> Any:
 
 @bp.post("/s/<session_id>/void-night")
 def void_night(session_id: str) -> Any:
-    night, actor = authorised(session_id, "close")
-    if request.form.get("confirmed") != "yes":
-        return _confirm(night, "web.void_night", _("Void the whole night?"),
-                        _("Every hand and payment is kept and shown struck through, but the night counts nowhere: "
-                          "not in anyone's balance, not in the club's standings. Nothing in it can change; the host "
-                          "can restore it."), _("Void the night"))
+    night, actor = _confirmed_or_asked(
+        session_id, "web.void_night", _("Void the whole night?"),
+        _("Every hand and payment is kept and shown struck through, but the night counts nowhere: "
+          "not in anyone's balance, not in the club's standings. Nothing in it can change; the host "
+          "can restore it."), _("Void the night"))
+    if night is None:
+        return actor
     try:
         whole_night.void_night(get_session(), night, actor)
         flash(_("The night is void: kept for the record, counted nowhere."), "success")
