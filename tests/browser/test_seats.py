@@ -59,7 +59,8 @@ def test_host_seats_a_late_arrival_and_cashes_out_a_leaver_while_another_phone_w
     assert host.locator("#left > li").first.get_attribute("data-name") == "Rosa"
     assert "as of hand 2" in host.locator("#left").inner_text()
 
-    wait_until(player, "() => (document.querySelector('.tag-left') || {}).textContent === 'left · as of hand 2'")
+    # paid on leaving: the watching phone says so beside her
+    wait_until(player, "() => (document.querySelector('.tag-left') || {}).textContent === 'left · as of hand 2 · paid'")
     assert player.evaluate("window.__sameDocument") is True
     assert line in player.locator(".live-news").inner_text()
     player.screenshot(path="/tmp/tr-seats-watching.png", full_page=True)
