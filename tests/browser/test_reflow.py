@@ -2,7 +2,9 @@
 reflow) and at 200 % zoom on a 390 px phone (195 CSS px), with 30-character names in Malayalam and Lao: the
 start form (a seat's name field keeps 5 em or more), the table screen (a name keeps 8 em, its amount below it
 when there is no room), the settle page (each "Mark paid" row's amount input at least 3 em with its value seen
-whole, it was 24 px wide in Malayalam, and the button inside the row), the club page and its standings. No page
+whole, it was 24 px wide in Malayalam, and the button inside the row), the club page and its standings, the
+host's settle page with "Void the whole night", its confirm page, a voided night's table and settle page, and the
+log with a correction (issue 23 items 4 and 6). No page
 scrolls sideways, no visible input, button or select reaches past the screen's edge, and axe finds nothing
 serious or critical. Screenshots: ``<page>-<lang>-<width>.png`` in the test's tmp dir."""
 from __future__ import annotations
@@ -132,3 +134,55 @@ def test_club_standings_fit_at_320_and_200_percent_zoom(phone: Any, live_server:
             assert found["scroll"] <= found["width"] + 1 and found["outside"] == [], (lang, label, width, found)
         phone.set_viewport_size({"width": 390, "height": 800})
         assert serious_violations(phone) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_night_undone_as_a_whole_and_its_log_fit_at_390_and_320(
+    phone: Any, live_server: str, lang: str, tmp_path: Path
+) -> None:
+    """Issue 23 items 4 and 6 on the phone: the host's settle page with "Void the whole night", its confirm
+    page, the voided table (its note) and settle page ("Restore the night"), and the log with a correction
+    naming the total it changed; 30-character names in Malayalam and Lao."""
+    players = PLAYERS.get(lang, ["Marcus", "Dee", "Rosa"])
+    api = f"{live_server}/api/v1/sessions"
+    created = phone.request.post(api, data={
+        "name": "Friday", "currency": "USD", "stake": 25, "ruleset": {"preset": "classic"},
+        "players": players, "first_dealer": players[0]}).json()
+    host = {"Authorization": f"Bearer {created['token']}"}
+    night = f"{api}/{created['id']}"
+    out = {"outcome": {"kind": "discard_out", "winner": players[1]}, "hands": {players[2]: {"total": 7}}}
+    assert phone.request.post(f"{night}/hands", headers=host, data=out).status == 201
+    out["hands"][players[2]]["total"] = 47
+    assert phone.request.post(f"{night}/hands/1/amend", headers=host, data=out | {"version": 1}).status == 201
+    phone.goto(f"{live_server}/join/{created['id']}/{created['token']}?lang={lang}")  # the host's own link
+    pages = [("settle", "/settle"), ("log", "/log")]
+    for name, path in pages:
+        phone.goto(f"{live_server}/s/{created['id']}{path}?lang={lang}")
+        if name == "settle":
+            assert phone.locator("#night-void button").count() == 1
+        for width in (390, 320):
+            phone.set_viewport_size({"width": width, "height": 800})
+            phone.screenshot(path=str(tmp_path / f"{name}-{lang}-{width}.png"), full_page=True)
+            shown = phone.evaluate(CONTROLS_INSIDE)
+            assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, name, width, shown)
+        assert serious_violations(phone) == [], (lang, name)
+    phone.set_viewport_size({"width": 390, "height": 800})
+    phone.goto(f"{live_server}/s/{created['id']}/settle?lang={lang}")
+    with phone.expect_navigation():
+        phone.locator("#night-void form, form#night-void").first.evaluate("form => form.requestSubmit()")
+    assert phone.locator("input[name=confirmed]").count() == 1  # the confirm page
+    assert serious_violations(phone) == [], (lang, "confirm")
+    with phone.expect_navigation():
+        phone.locator("form button[type=submit]").last.tap()
+    assert phone.request.get(night, headers=host).json()["status"] == "voided"
+    for name, path in (("voided-table", ""), ("voided-settle", "/settle")):
+        phone.goto(f"{live_server}/s/{created['id']}{path}?lang={lang}")
+        if name == "voided-table":
+            assert phone.locator("#night-void-note").is_visible() and phone.locator(".quick-outcomes").count() == 0
+        for width in (390, 320):
+            phone.set_viewport_size({"width": width, "height": 800})
+            phone.screenshot(path=str(tmp_path / f"{name}-{lang}-{width}.png"), full_page=True)
+            shown = phone.evaluate(CONTROLS_INSIDE)
+            assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, name, width, shown)
+        assert serious_violations(phone) == [], (lang, name)
+    assert phone.locator("#night-void button").count() == 1  # "Restore the night"
