@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from sqlalchemy import bindparam
 from sqlalchemy import select as core_select
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ledger.night import figures
@@ -123,19 +124,38 @@ def record_payment_kept(
         raise NightError(422, "invalid_payment", N_("A player cannot pay themselves."), "to")
     if type(amount_minor) is not int or not 0 < amount_minor <= MAX_PAYMENT_MINOR:
         raise NightError(422, "invalid_payment", N_("A payment must be a positive amount, and not absurdly large."), "amount")
-    # the session row's lock queues concurrent payments, so two phones cannot both pay one debt
-    begin_write(db)
-    night = figures.lock(db, night)
-    if night.status == "voided":  # counted nowhere: nothing is owed in it (ledger.night.whole_night)
+    # the session row's lock queues concurrent payments, so two phones cannot both pay one debt.
+    # The key is not looked up first (issue 24): a retry or a twin is stopped by the unique key
+    # of (night, key), or by a refusal its first made true (the debt is paid now), and answered
+    # with the payment stored under it
+    try:
+        payment, left = _record_new_payment(db, night, payer, payee, amount_minor, actor, confirm, idempotency_key)
+    except (NightError, IntegrityError):
         db.rollback()
+        stored = payment_by_key(db, night, idempotency_key) if idempotency_key is not None else None
+        if stored is None:
+            raise
+        same = (stored.kind, stored.payer, stored.payee, stored.amount_minor) == ("payment", payer, payee, amount_minor)
+        return replay(db, stored, same, payment_json(stored)), False, None
+    left = dict(left)  # what figures.payment_counted added to the kept figures, under the lock
+    left[payer] += amount_minor
+    left[payee] -= amount_minor
+    return payment, True, left
+
+
+def _record_new_payment(
+    db: Session, night: GameSession, payer: str, payee: str, amount_minor: int, actor: Actor, confirm: bool,
+    idempotency_key: str | None,
+) -> tuple[Payment, dict[str, int]]:
+    """:func:`record_payment_kept`'s write transaction, its key not looked up first: the payment
+    and what was outstanding before it (read under the night's lock, with whether its club took
+    its balances: one read)."""
+    begin_write(db)
+    night, carried = _lock_with_carry(db, night)
+    if night.status == "voided":  # counted nowhere: nothing is owed in it (ledger.night.whole_night)
         raise NightError(409, "session_closed", N_("This night is void: nothing in it is owed, and nothing can change."))
-    if idempotency_key is not None:  # under the lock: a twin of this request has finished
-        stored = payment_by_key(db, night, idempotency_key)
-        if stored is not None:
-            same = (stored.kind, stored.payer, stored.payee, stored.amount_minor) == ("payment", payer, payee,
-                                                                                     amount_minor)
-            return replay(db, stored, same, payment_json(stored)), False, None
-    _refuse_if_carried(db, night)
+    if carried:
+        _refuse_if_carried(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
     if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:
@@ -148,10 +168,22 @@ def record_payment_kept(
     figures.payment_counted(db, night, payment)
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
-    left = dict(left)  # what figures.payment_counted added to the kept figures, under the lock
-    left[payer] += amount_minor
-    left[payee] -= amount_minor
-    return payment, True, left
+    return payment, left
+
+
+# the night's row locked (PostgreSQL: FOR UPDATE of that row only) with whether its club took its balances
+_LOCK_WITH_CARRY = (select(GameSession, ClubNight.carried)
+                    .outerjoin(ClubNight, ClubNight.session_id == GameSession.id)  # type: ignore[arg-type]
+                    .where(GameSession.id == bindparam("night"))
+                    .with_for_update(of=GameSession)  # type: ignore[arg-type]
+                    .execution_options(populate_existing=True))
+
+
+def _lock_with_carry(db: Session, night: GameSession) -> tuple[GameSession, bool]:
+    """:func:`ledger.night.figures.lock` that also reads whether the night's balances were carried
+    into its club (``carried``; a night outside clubs: ``False``), in the same statement."""
+    locked, carried = db.exec(_LOCK_WITH_CARRY, params={"night": night.id}).one()
+    return locked, locked.status == "closed" and carried is True
 
 
 def payment_by_key(db: Session, night: GameSession, idempotency_key: str) -> Payment | None:
