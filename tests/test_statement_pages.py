@@ -5,7 +5,6 @@ landscape, the summary and a player statement."""
 from __future__ import annotations
 
 import io
-import re
 import subprocess
 from html import unescape
 

@@ -12,8 +12,6 @@ from typing import Any
 from flask import Blueprint, request
 from marshmallow import Schema, ValidationError
 
-from ledger.access import roles as access
-from ledger.night import lifecycle as ledger_night
 from ledger.access.roles import AccessDenied, Actor
 from ledger.api.errors import (
     ApiError,
