@@ -196,6 +196,13 @@ def hand_voided(db: Session, night: GameSession, hand: Hand) -> dict[str, int]:
     return _moved(db, night, {name: amount for name, amount in delta.items() if name not in accounts})
 
 
+def hand_voided_as_stored(db: Session, night: GameSession, hand: Hand) -> dict[str, int]:
+    """:func:`hand_voided` for a game without accounts (Tonk), the night's count of hands taken
+    down by the caller: the nets move back by the hand's stored net (``result["net"]``, what its
+    transfers moved), with no read of the transfers. Returns every player's net as written."""
+    return _moved(db, night, {str(p): -int(v) for p, v in (hand.result.get("net") or {}).items() if v})
+
+
 def hand_restored(db: Session, night: GameSession, hand: Hand) -> None:
     """Voided ``hand`` counts again (restore, redo)."""
     if hand.kind not in NOT_A_HAND:

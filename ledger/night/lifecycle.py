@@ -37,6 +37,7 @@ from ledger.night.payments import (
 )
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.night import rescoring
+from ledger.night.voiding import void_counted_hand
 from ledger.night.recording import (
     Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand,
     record_hand_kept, replays, replays_now, store_version, stored_result, table_changed,
@@ -311,6 +312,8 @@ def void_hand_kept(
     """
     actor.require("void")
     begin_write(db)
+    if not deals_by_rule(night) and not game_of(night.game or None).accounts:  # Tonk: five statements
+        return void_counted_hand(db, night, number, actor, undo)
     figures.lock(db, night)
     hand = get_hand(db, night, number)
     if night.status != "open":

@@ -148,13 +148,13 @@ def _record_new_payment(
     idempotency_key: str | None,
 ) -> tuple[Payment, dict[str, int]]:
     """:func:`record_payment_kept`'s write transaction, its key not looked up first: the payment
-    and what was outstanding before it (read under the night's lock, with whether its club took
-    its balances: one read)."""
+    and what was outstanding before it (read under the night's lock; whether its club took its
+    balances is read only for a closed night)."""
     begin_write(db)
-    night, carried = _lock_with_carry(db, night)
+    night = figures.lock(db, night)
     if night.status == "voided":  # counted nowhere: nothing is owed in it (ledger.night.whole_night)
         raise NightError(409, "session_closed", N_("This night is void: nothing in it is owed, and nothing can change."))
-    if carried:
+    if night.status == "closed":  # read after the lock: its club may have taken its balances
         _refuse_if_carried(db, night)
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
@@ -169,21 +169,6 @@ def _record_new_payment(
     audit(db, night, actor, "payment_recorded", after=payment_json(payment))
     db.commit()
     return payment, left
-
-
-# the night's row locked (PostgreSQL: FOR UPDATE of that row only) with whether its club took its balances
-_LOCK_WITH_CARRY = (select(GameSession, ClubNight.carried)
-                    .outerjoin(ClubNight, ClubNight.session_id == GameSession.id)  # type: ignore[arg-type]
-                    .where(GameSession.id == bindparam("night"))
-                    .with_for_update(of=GameSession)  # type: ignore[arg-type]
-                    .execution_options(populate_existing=True))
-
-
-def _lock_with_carry(db: Session, night: GameSession) -> tuple[GameSession, bool]:
-    """:func:`ledger.night.figures.lock` that also reads whether the night's balances were carried
-    into its club (``carried``; a night outside clubs: ``False``), in the same statement."""
-    locked, carried = db.exec(_LOCK_WITH_CARRY, params={"night": night.id}).one()
-    return locked, locked.status == "closed" and carried is True
 
 
 def payment_by_key(db: Session, night: GameSession, idempotency_key: str) -> Payment | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from sqlalchemy import Text, bindparam, cast, true
+from sqlalchemy import Text, bindparam, cast, true, update
 from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -157,6 +157,20 @@ def _dealer_from(db: Session, night: GameSession, last: Any) -> str:
                       _sat_in_after(db, night, 0, last.sat_in))
     return rotate(night.players, last.last_players, last.dealer, night.first_dealer,
                   arrived=_sat_in_after(db, night, int(last.last_number), last.sat_in))
+
+
+# a hand voided: the night's count of hands taken down, with who deals next after it (issue 24)
+_UNCOUNT_DEALT = (update(figures.NIGHTS).where(figures.NIGHTS.c.id == bindparam("night"))
+                  .values(counted_hands=figures.NIGHTS.c.counted_hands - 1)
+                  .returning(figures.NIGHTS.c.counted_hands, *_DEAL_COLUMNS))
+
+
+def uncount_and_next_dealer(db: Session, night: GameSession) -> str:
+    """For a Tonk hand just voided (flushed, in the caller's write transaction): the night's
+    count of hands taken down and who deals next now (:func:`next_dealer`), in one statement."""
+    row = db.connection().execute(_UNCOUNT_DEALT, {"night": night.id}).one()
+    set_committed_value(night, "counted_hands", int(row.counted_hands))
+    return _dealer_from(db, night, row)
 
 
 def take_number_and_dealer(db: Session, night: GameSession) -> tuple[int, list[str], int, str] | None:
