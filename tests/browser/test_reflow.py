@@ -140,7 +140,8 @@ def test_club_standings_fit_at_320_and_200_percent_zoom(phone: Any, live_server:
 def test_a_night_undone_as_a_whole_and_its_log_fit_at_390_and_320(
     phone: Any, live_server: str, lang: str, tmp_path: Path
 ) -> None:
-    """Issue 23 items 4 and 6 on the phone: the host's settle page with "Void the whole night", its confirm
+    """Issue 23 items 4, 5 and 6 on the phone: the entry pages (a knock's totals with a card grid open, a
+    deal tonk's grid), the host's settle page with "Void the whole night", its confirm
     page, the voided table (its note) and settle page ("Restore the night"), and the log with a correction
     naming the total it changed; 30-character names in Malayalam and Lao."""
     players = PLAYERS.get(lang, ["Marcus", "Dee", "Rosa"])
@@ -155,6 +156,18 @@ def test_a_night_undone_as_a_whole_and_its_log_fit_at_390_and_320(
     out["hands"][players[2]]["total"] = 47
     assert phone.request.post(f"{night}/hands/1/amend", headers=host, data=out | {"version": 1}).status == 201
     phone.goto(f"{live_server}/join/{created['id']}/{created['token']}?lang={lang}")  # the host's own link
+    for kind in ("knock", "deal_tonk"):  # the entry pages (item 5): totals, and a card grid opened
+        phone.set_viewport_size({"width": 390, "height": 800})
+        phone.goto(f"{live_server}/s/{created['id']}/record?kind={kind}&whole=1&lang={lang}")
+        grid = phone.locator("details.cards summary, summary.cards-toggle").first
+        if grid.count():
+            grid.tap()
+        for width in (390, 320):
+            phone.set_viewport_size({"width": width, "height": 800})
+            phone.screenshot(path=str(tmp_path / f"record-{kind}-{lang}-{width}.png"), full_page=True)
+            shown = phone.evaluate(CONTROLS_INSIDE)
+            assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, kind, width, shown)
+        assert serious_violations(phone) == [], (lang, kind)
     pages = [("settle", "/settle"), ("log", "/log")]
     for name, path in pages:
         phone.goto(f"{live_server}/s/{created['id']}{path}?lang={lang}")
