@@ -136,6 +136,18 @@ def test_club_standings_fit_at_320_and_200_percent_zoom(phone: Any, live_server:
         assert serious_violations(phone) == []
 
 
+def _fits(phone: Any, tmp_path: Path, name: str, lang: str) -> None:
+    """At 390 and 320 px the page scrolls not sideways and shows no control past the edge (a screenshot
+    of each, ``<name>-<lang>-<width>.png``); axe finds nothing serious or critical."""
+    for width in (390, 320):
+        phone.set_viewport_size({"width": width, "height": 800})
+        phone.screenshot(path=str(tmp_path / f"{name}-{lang}-{width}.png"), full_page=True)
+        shown = phone.evaluate(CONTROLS_INSIDE)
+        assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, name, width, shown)
+    assert serious_violations(phone) == [], (lang, name)
+    phone.set_viewport_size({"width": 390, "height": 800})
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_night_undone_as_a_whole_and_its_log_fit_at_390_and_320(
     phone: Any, live_server: str, lang: str, tmp_path: Path
@@ -162,24 +174,13 @@ def test_a_night_undone_as_a_whole_and_its_log_fit_at_390_and_320(
         grid = phone.locator("details.cards summary, summary.cards-toggle").first
         if grid.count():
             grid.tap()
-        for width in (390, 320):
-            phone.set_viewport_size({"width": width, "height": 800})
-            phone.screenshot(path=str(tmp_path / f"record-{kind}-{lang}-{width}.png"), full_page=True)
-            shown = phone.evaluate(CONTROLS_INSIDE)
-            assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, kind, width, shown)
-        assert serious_violations(phone) == [], (lang, kind)
+        _fits(phone, tmp_path, f"record-{kind}", lang)
     pages = [("settle", "/settle"), ("log", "/log")]
     for name, path in pages:
         phone.goto(f"{live_server}/s/{created['id']}{path}?lang={lang}")
         if name == "settle":
             assert phone.locator("#night-void button").count() == 1
-        for width in (390, 320):
-            phone.set_viewport_size({"width": width, "height": 800})
-            phone.screenshot(path=str(tmp_path / f"{name}-{lang}-{width}.png"), full_page=True)
-            shown = phone.evaluate(CONTROLS_INSIDE)
-            assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, name, width, shown)
-        assert serious_violations(phone) == [], (lang, name)
-    phone.set_viewport_size({"width": 390, "height": 800})
+        _fits(phone, tmp_path, name, lang)
     phone.goto(f"{live_server}/s/{created['id']}/settle?lang={lang}")
     with phone.expect_navigation():
         phone.locator("#night-void form, form#night-void").first.evaluate("form => form.requestSubmit()")
@@ -192,10 +193,5 @@ def test_a_night_undone_as_a_whole_and_its_log_fit_at_390_and_320(
         phone.goto(f"{live_server}/s/{created['id']}{path}?lang={lang}")
         if name == "voided-table":
             assert phone.locator("#night-void-note").is_visible() and phone.locator(".quick-outcomes").count() == 0
-        for width in (390, 320):
-            phone.set_viewport_size({"width": width, "height": 800})
-            phone.screenshot(path=str(tmp_path / f"{name}-{lang}-{width}.png"), full_page=True)
-            shown = phone.evaluate(CONTROLS_INSIDE)
-            assert shown["scroll"] <= shown["width"] + 1 and shown["outside"] == [], (lang, name, width, shown)
-        assert serious_violations(phone) == [], (lang, name)
+        _fits(phone, tmp_path, name, lang)
     assert phone.locator("#night-void button").count() == 1  # "Restore the night"
