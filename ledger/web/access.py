@@ -81,7 +81,19 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
     Aborts 404 for an unknown table, 403 without a token that opens it, and 403 with an
     explanation when the role may not do ``action`` (a viewer recording, a player voiding).
     """
-    opened = open_night(get_session(), session_id, token_for(session_id), device())  # one query
+    night, actor, _version = _opened(session_id, action, with_version=False)
+    return night, actor
+
+
+def authorised_at_version(session_id: str, action: str = "read") -> tuple[GameSession, Actor, int]:
+    """:func:`authorised` with the night's version (its latest audit event's id), read in the
+    same query: what a live poll compares (:mod:`ledger.web.live`)."""
+    night, actor, version = _opened(session_id, action, with_version=True)
+    return night, actor, int(version or 0)
+
+
+def _opened(session_id: str, action: str, *, with_version: bool) -> tuple[GameSession, Actor, int | None]:
+    opened = open_night(get_session(), session_id, token_for(session_id), device(), with_version=with_version)
     night, actor = opened.night, opened.actor
     if night is None:
         abort(404)
@@ -91,7 +103,7 @@ def authorised(session_id: str, action: str = "read") -> tuple[GameSession, Acto
         abort(410)  # removed by its host (ledger.night.whole_night): the link leads nowhere now
     if not actor.can(action):
         abort(role_refusal(night, actor.role, action))
-    return night, actor
+    return night, actor, opened.version
 
 
 @bp.app_template_filter("role")

@@ -29,7 +29,7 @@ from werkzeug.exceptions import HTTPException
 from ledger.access.roles import Actor
 from ledger.storage.db import get_session
 from ledger.storage.models import AuditEvent, GameSession
-from ledger.web.access import authorised
+from ledger.web.access import authorised_at_version
 from ledger.i18n import current_language
 from ledger.web.blueprint import bp
 
@@ -119,14 +119,13 @@ def state(session_id: str) -> Any:
     and key; a poll sending it back in ``If-None-Match`` while nothing changed is answered 304
     with no body, after one indexed query (the version)."""
     try:
-        night, actor = authorised(session_id)
+        night, actor, version = authorised_at_version(session_id)  # with its version: one query
     except HTTPException as err:
         return _no_store(jsonify({"error": "forbidden" if err.code == 403 else "not_found"})), err.code or 403
     name = request.args.get("view", "table")
     if name not in VIEWS:
         return _no_store(jsonify({"error": "unknown_view"})), 404
     db = get_session()
-    version = version_of(db, night)
     etag = f"{name}-{version}-{actor.role}-{actor.access_key_id or 0}-{current_language()}"
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
