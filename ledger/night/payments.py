@@ -60,8 +60,10 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
 def carried_into(db: Session, night: GameSession) -> Club | None:
     """The club a closed night's balances were carried into (its settle-up is then the
     club's), or ``None``: a night outside clubs, still open, or settled in cash."""
+    if night.status != "closed":  # only a closed night carries: no read for an open one
+        return None
     link = db.get(ClubNight, night.id, populate_existing=True)
-    if night.status != "closed" or link is None or link.carried is not True:
+    if link is None or link.carried is not True:
         return None
     return db.get(Club, link.club_id)
 
@@ -154,8 +156,7 @@ def _record_new_payment(
     night = figures.lock(db, night)
     if night.status == "voided":  # counted nowhere: nothing is owed in it (ledger.night.whole_night)
         raise NightError(409, "session_closed", N_("This night is void: nothing in it is owed, and nothing can change."))
-    if night.status == "closed":  # read after the lock: its club may have taken its balances
-        _refuse_if_carried(db, night)
+    _refuse_if_carried(db, night)  # read after the lock: its club may have taken its balances
     left = outstanding(db, night)
     _check_owed(night, payer, payee, amount_minor, left, confirm)
     if max(abs(left[payer] + amount_minor), abs(left[payee] - amount_minor)) > MAX_EXACT_TOTAL:

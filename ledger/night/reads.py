@@ -4,7 +4,7 @@ renders (:mod:`ledger.night.report`). Nothing here writes. Amounts are ``int`` m
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from sqlalchemy import Text, bindparam, cast, true, update
 from sqlalchemy import select as core_select
@@ -149,13 +149,15 @@ def next_dealer(db: Session, night: GameSession) -> str:
     return _dealer_from(db, night, db.connection().execute(_DEAL, {"night": night.id}).one())  # one read
 
 
-def _dealer_from(db: Session, night: GameSession, last: Any) -> str:
+def _dealer_from(db: Session, night: GameSession, last: Any, seating: Sequence[str] | None = None) -> str:
     """:func:`next_dealer` of a Tonk night from the row of :data:`_DEAL_COLUMNS` (``dealer``,
-    ``last_players``, ``last_number`` of the last counted hand, the newest ``sat_in``)."""
+    ``last_players``, ``last_number`` of the last counted hand, the newest ``sat_in``), for
+    ``seating`` (default: the night's)."""
+    seated = list(night.players) if seating is None else list(seating)
     if last.last_number is None:
-        return rotate(night.players, None, None, night.first_dealer, night.roster,
+        return rotate(seated, None, None, night.first_dealer, night.roster,
                       _sat_in_after(db, night, 0, last.sat_in))
-    return rotate(night.players, last.last_players, last.dealer, night.first_dealer,
+    return rotate(seated, last.last_players, last.dealer, night.first_dealer,
                   arrived=_sat_in_after(db, night, int(last.last_number), last.sat_in))
 
 
@@ -177,18 +179,12 @@ def take_number_and_dealer(db: Session, night: GameSession) -> tuple[int, list[s
     """For a Tonk hand about to be recorded: :func:`ledger.night.figures.new_hand_number` and who
     deals it when the phone did not say (:func:`next_dealer`), in one statement, ``(number,
     players, stake_minor, dealer)``, or ``None`` when the night is not open. The dealer is worked
-    out for the seating the statement returned (set on ``night``: a host may have changed it)."""
+    out for the seating the statement returned (a host may have changed it since ``night`` was read)."""
     taken = figures.new_hand_row(db, night, _NEW_HAND_DEALT)
     if taken is None:
         return None
     number, players, stake_minor, row = taken
-    seated, night_players = list(night.players), players
-    if seated != night_players:
-        set_committed_value(night, "players", night_players)
-    dealer = _dealer_from(db, night, row)
-    if seated != night_players:
-        set_committed_value(night, "players", seated)  # the caller compares what it read before
-    return number, players, stake_minor, dealer
+    return number, players, stake_minor, _dealer_from(db, night, row, players)
 
 
 def _sat_in_after(db: Session, night: GameSession, number: int, newest: Mapping[str, Any] | None) -> frozenset[str]:

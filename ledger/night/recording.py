@@ -378,23 +378,22 @@ def number_taken(db: Session, night: GameSession, wanted: int, next_number: int)
     ``existing`` hand and the ``next_number``), or ``None`` when no hand has that number: for a
     page that shows the conflict before its phone saves (a hand kept offline while another
     phone recorded that number)."""
-    try:
-        _refuse_number(db, night, wanted, next_number)
-    except NightError as err:
-        return err if err.code == "hand_number_taken" else None
-    return None  # pragma: no cover  (_refuse_number always raises)
+    taken = db.connection().execute(_CURRENT_BY_NUMBER, {"night": night.id, "number": wanted}).first()
+    if taken is None:
+        return None
+    return NightError(409, "hand_number_taken",
+                      N_("Hand {number} was already recorded by another phone; check it before entering again."),
+                      "number", {"existing": hand_json(db.get(Hand, taken.id)), "next_number": next_number},
+                      number=wanted)
 
 
 def _refuse_number(db: Session, night: GameSession, wanted: int, next_number: int) -> None:
     """Raise the :class:`NightError` 409 for a phone that meant to record hand ``wanted``
     when the next is ``next_number``: ``hand_number_taken`` (with the ``existing`` hand) or
     ``hand_number_gap``."""
-    taken = db.connection().execute(_CURRENT_BY_NUMBER, {"night": night.id, "number": wanted}).first()
+    taken = number_taken(db, night, wanted, next_number)
     if taken is not None:
-        existing = db.get(Hand, taken.id)
-        raise NightError(409, "hand_number_taken",
-                         N_("Hand {number} was already recorded by another phone; check it before entering again."),
-                         "number", {"existing": hand_json(existing), "next_number": next_number}, number=wanted)
+        raise taken
     raise NightError(409, "hand_number_gap", N_("The next hand is number {next}, not {number}."),
                      "number", {"next_number": next_number}, next=next_number, number=wanted)
 
