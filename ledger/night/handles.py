@@ -110,12 +110,14 @@ def payee_handles(db: Session, night: GameSession) -> dict[str, dict[str, str]]:
     return out
 
 
-def transfer_hand_offs(db: Session, night: GameSession, transfers: list[dict[str, Any]]) -> list[list[HandOff]]:
+def transfer_hand_offs(db: Session, night: GameSession, transfers: list[dict[str, Any]], *,
+                       handles: dict[str, dict[str, str]] | None = None) -> list[list[HandOff]]:
     """The hand-offs of each wire transfer ``{"from", "to", "amount"}`` of ``night``'s plan: the
     payee's handles that fit the night's currency (:func:`ledger.settlement.handoffs.hand_offs`),
     with the exact amount and the note "Tonk · <night name>"; none for a payee that is an account
-    (the pot) or keeps no handles."""
-    handles = payee_handles(db, night)
+    (the pot) or keeps no handles. ``handles``: :func:`payee_handles`, when the caller read them."""
+    if handles is None:
+        handles = payee_handles(db, night)
     note = payment_note(night.game, night.name)
     return [hand_offs(handles[t["to"]], night.currency, t["amount"], note, t["to"]) if t["to"] in handles else []
             for t in transfers]

@@ -9,6 +9,8 @@ in the current locale.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session
 
 from ledger.i18n import _, format_locale
@@ -19,11 +21,17 @@ from ledger.settlement.handoffs import HANDLE_LABELS
 from ledger.storage.models import GameSession
 
 
-def settle_up_text(db: Session, night: GameSession) -> str:
-    """The text, one line per transfer, ending in a newline (a few queries, none over the hands)."""
-    transfers = [t.to_json() for t in settlement_plan(db, night).transfers]
-    offers = night_handles.transfer_hand_offs(db, night, transfers)
-    handles = night_handles.payee_handles(db, night)
+def settle_up_text(db: Session, night: GameSession, *, transfers: list[dict[str, Any]] | None = None,
+                   handles: dict[str, dict[str, str]] | None = None) -> str:
+    """The text, one line per transfer, ending in a newline (a few queries, none over the hands).
+    A page that already holds the plan's ``transfers`` (``Transfer.to_json()`` shapes, minor
+    units) and the payees' ``handles`` (:func:`ledger.night.handles.payee_handles`) passes them,
+    and the text reads nothing more."""
+    if transfers is None:
+        transfers = [t.to_json() for t in settlement_plan(db, night).transfers]
+    if handles is None:
+        handles = night_handles.payee_handles(db, night)
+    offers = night_handles.transfer_hand_offs(db, night, transfers, handles=handles)
     lines = [_("Settle up: {night}", night=night.name)]
     for transfer, offered in zip(transfers, offers):
         amount = format_minor(transfer["amount"], night.currency, format_locale())

@@ -20,7 +20,7 @@ from ledger.i18n import _
 from ledger.storage.models import GameSession
 from ledger.money import parse_amount
 from ledger.names import normalise_name
-from ledger.night.handles import transfer_hand_offs
+from ledger.night.handles import payee_handles, transfer_hand_offs
 from ledger.night.payments import carried_into, explained_settlement
 from ledger.night.report import plan_line
 from ledger.statements.settle_text import settle_up_text
@@ -42,6 +42,8 @@ from ledger.web.pot_words import pot_sentence
 def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
     payments = ledger_night.payments_of(db, night)
     plan, because = explained_settlement(db, night)
+    transfers = [t.to_json() for t in plan.transfers]
+    handles = payee_handles(db, night)  # once, for the lines' hand-offs and the text for the chat
     def amount(minor: int) -> str:
         return money(minor, night.currency)
 
@@ -60,9 +62,9 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
         # and are no payment between players (the pot keeps it until a take, a split or the next night)
         "pot_party": "pot" in game_of(night.game or None).accounts,
         # the payee's payment apps for each line (issue 22): opening one marks nothing paid
-        "offers": transfer_hand_offs(db, night, [t.to_json() for t in plan.transfers]),
+        "offers": transfer_hand_offs(db, night, transfers, handles=handles),
         # "Share the settle-up": the text for the group chat (ledger.statements.settle_text)
-        "settle_text": settle_up_text(db, night),
+        "settle_text": settle_up_text(db, night, transfers=transfers, handles=handles),
     }
 
 

@@ -7,6 +7,7 @@ from the link), so it is safe to put in the page as it is.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import segno
@@ -24,10 +25,17 @@ SHARED_ROLES = ("player", "viewer")
 def qr_svg(text: str) -> Markup:
     """``text`` as a QR code: black on white with the standard quiet zone, sized by CSS
     through its ``viewBox`` (medium error correction survives a scratched screen)."""
+    return Markup(_drawn(text))  # noqa: S704 - segno output: module paths only, no input text
+
+
+@lru_cache(maxsize=512)
+def _drawn(text: str) -> str:
+    """The SVG of :func:`qr_svg`, kept per link: drawing a code takes ~20 ms (segno tries all
+    eight masks), and the host's table page shows two on every load. A link is as secret as
+    the page it was drawn for; a revoked one is no longer asked for and ages out."""
     code = segno.make(text, error="m")
-    svg = code.svg_inline(omitsize=True, border=4, dark="#000", light="#fff", svgclass="qr-svg",
-                          lineclass=None)
-    return Markup(svg)  # noqa: S704 - segno output: module paths only, no input text
+    return str(code.svg_inline(omitsize=True, border=4, dark="#000", light="#fff", svgclass="qr-svg",
+                               lineclass=None))
 
 
 def share_context(night: GameSession, actor: Actor) -> dict[str, Any] | None:
