@@ -10,7 +10,7 @@ import re
 from decimal import Context, Decimal, localcontext
 from functools import lru_cache
 
-from babel.numbers import format_currency, get_currency_precision, get_decimal_symbol, is_currency
+from babel.numbers import format_currency, format_decimal, get_currency_precision, get_decimal_symbol, is_currency
 
 from ledger.sentences import N_, render
 
@@ -27,6 +27,16 @@ NOT_MONEY = frozenset({
 })
 """ISO 4217 codes that are not money anyone plays cards for."""
 
+POINTS = "PTS"
+"""What a night or a club kept in points instead of money stores as its currency (issue 25: where
+playing for money is not allowed, the score sheet): no ISO 4217 code, so it names no money;
+its "minor unit" is one point (no decimals), shown as a bare number in the reader's locale."""
+
+
+def is_points(currency: str | None) -> bool:
+    """Whether ``currency`` is :data:`POINTS` (a score sheet: no settle-up, no payments)."""
+    return currency == POINTS
+
 
 # the refusal of a currency code Babel does not know (the API and the club form show it)
 UNKNOWN_CURRENCY = N_("unknown currency code {code}")
@@ -39,6 +49,8 @@ def minor_digits(currency: str) -> int:
     ``currency`` is an upper-case ISO 4217 code. Raises ``ValueError`` if Babel does not know it
     or it is one of :data:`NOT_MONEY` (a refusal is not remembered; an answer is).
     """
+    if currency == POINTS:
+        return 0
     if not is_currency(currency) or currency in NOT_MONEY:
         raise AmountError(f"unknown currency code {currency!r}", UNKNOWN_CURRENCY, code=repr(currency))
     return get_currency_precision(currency)
@@ -138,6 +150,8 @@ def _formatted(amount_minor: int, currency: str, locale: str) -> str:
     # Babel quantizes in the current decimal context; give it room for every digit so that
     # large amounts are shown exactly instead of failing (default precision is 28 digits).
     with localcontext(Context(prec=max(28, len(value.as_tuple().digits) + 1))):
+        if currency == POINTS:  # a score: the number alone, grouped as the reader groups digits
+            return format_decimal(value, locale=locale)
         return format_currency(value, currency, locale=locale)
 
 

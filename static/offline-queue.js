@@ -168,8 +168,9 @@
   }
 
   function watchRecordPage() {
-    var form = document.getElementById("record-form");
     var saveForm = document.querySelector("form[data-offline-save]");
+    // a game entered on one page (13-card rummy) has one form: it is the entry and the save
+    var form = document.getElementById("record-form") || saveForm;
     if (!form || !saveForm) return;
     var session = saveForm.getAttribute("data-session");
     var dealerGiven = form.getAttribute("data-step") === "whole" && fillFromAddress(form);
@@ -497,7 +498,13 @@
           credentials: "same-origin", cache: "no-store", headers: { "X-Offline-Copy": "1" },
           signal: stop ? stop.signal : undefined
         }).then(function (response) {
-          if (response.ok) return cache.put(new URL(url, location.href).href, response);
+          if (!response.ok) return undefined;
+          // the kept page's own scripts and styles too (a game's entry page may load one the
+          // table does not, such as the rummy card grid's): a page opened offline needs them
+          return response.clone().text().then(function (html) {
+            var found, files = /(?:src|href)="(\/static\/[^"]+)"/g;
+            while ((found = files.exec(html))) if (assets.indexOf(found[1]) < 0) assets.push(found[1]);
+          }).then(function () { return cache.put(new URL(url, location.href).href, response); });
         }).catch(function () {}).then(function () { if (timer) clearTimeout(timer); });
       }));
     }).then(function () {

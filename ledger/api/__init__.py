@@ -47,9 +47,10 @@ from ledger.storage.db import get_session
 from ledger.i18n import N_
 from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.storage.models import GameSession
+from ledger.money import POINTS, is_points
 from ledger.names import normalise_entry
 from ledger.night.handles import transfer_hand_offs
-from ledger.night.payments import because_json, carried_into, explained_settlement
+from ledger.night.payments import because_json, carried_into, check_money, explained_settlement
 from ledger.games import DEFAULT_GAME, GAMES, UnknownGame, game
 from ledger.games.tonk import RuleSet, score_entry
 from ledger.sentences import Sentence
@@ -118,6 +119,11 @@ def create_session() -> Any:
     raw = json_body()
     chosen = _game_asked(raw.get("game"))
     data = load(SessionCreateSchema(), raw, SESSION_FIELD_CODES)
+    if data["points"]:  # a score sheet (issue 25): no currency
+        if data["currency"] not in (None, POINTS):
+            raise ApiError(422, "invalid_entry", N_("A night kept in points has no currency: leave it out."),
+                           "currency")
+        data["currency"] = POINTS
     if data["club"] is not None:  # a club night (issue 9): the club's token and currency
         from ledger.api.clubs import create_club_night
 
@@ -310,6 +316,7 @@ def settlement(session_id: str) -> Any:
     (its id; the transfers are then settled in the club, not between the night's players),
     else ``null``."""
     night = authorised_night(session_id)
+    check_money(night.currency)  # a night kept in points settles nothing: 409 points_only
     db = get_session()
     plan, because = explained_settlement(db, night)
     body = plan.to_json()

@@ -27,7 +27,7 @@ from ledger.clubs.books import settlement_plan as club_plan
 from ledger.clubs.reasons import explained_plan_json
 from ledger.i18n import N_
 from ledger.night import handles as night_handles
-from ledger.night.payments import settlement_plan
+from ledger.night.payments import check_money, settlement_plan
 from ledger.statements.settle_text import settle_up_text
 from ledger.storage.db import get_session
 
@@ -76,6 +76,7 @@ def club_settlement(club_id: str) -> Any:
     pay?}], transfer_count, minimal}``, :func:`ledger.clubs.reasons.explained_plan_json`), with
     ``balances`` (each member's running balance, minor units). Any token of the club."""
     club, _actor = club_authorised(club_id)
+    check_money(club.currency)  # a club kept in points settles nothing: 409 points_only
     db = get_session()
     return jsonify(explained_plan_json(db, club) | {"balances": club_balances(db, club)})
 
@@ -86,6 +87,7 @@ def club_settlement_qr(club_id: str, line: int) -> Response:
     /clubs/{id}/settlement`` order), chosen as the night's (:func:`settlement_qr`, ``?kind=``).
     Any token of the club; 404 ``transfer_not_found``, ``hand_off_not_found``."""
     club, _actor = club_authorised(club_id)
+    check_money(club.currency)
     db = get_session()
     transfers = [t.to_json() for t in club_plan(db, club).transfers]
     if line > len(transfers):
@@ -124,6 +126,7 @@ def settlement_text(session_id: str) -> Response:
     handle that fits the currency (the first of ``pay`` that has a handle to name). Any token of
     the night."""
     night = authorised_night(session_id)
+    check_money(night.currency)  # a night kept in points settles nothing: 409 points_only
     response = Response(settle_up_text(get_session(), night), mimetype="text/plain")
     response.headers["Cache-Control"] = "private, no-store"
     return response

@@ -77,7 +77,13 @@ class SessionCreateSchema(Schema):
     currency = fields.String(load_default=None, metadata={
         "description": "ISO 4217 code, e.g. USD; required outside a club (a club night takes the club's)."})
     stake = fields.Integer(required=True, strict=True,
-                           metadata={"description": "Stake S in minor units."} | STAKE_BOUNDS)
+                           metadata={"description": "Stake S in minor units (points in a night kept in points)."}
+                           | STAKE_BOUNDS)
+    points = fields.Boolean(load_default=False, metadata={
+        "description": "Keep the night in points instead of money (where playing for money is not allowed): the same "
+                       "rules and scoring, every amount a whole number of points, `currency` `PTS` (send no other), "
+                       "no settle-up, payments or hand-offs (409 `points_only`). A club night takes its club's: a "
+                       "club kept in points has currency `PTS`."})
     ruleset = fields.Dict(load_default=dict, metadata=RULESET_DOC)
     game = fields.String(load_default=None, allow_none=True, validate=validate.OneOf(SESSION_GAMES), metadata={
         "description": "The game: absent or null = `tonk` (RULES.md); `tongits` = a Tong-its night (TONGITS.md: its "

@@ -13,6 +13,7 @@ from ledger.clubs.pot import POT, owed_pot
 from ledger.clubs.roster import ClubActor, club_event, member_by_name, members_of
 from ledger.i18n import N_
 from ledger.money import format_plain
+from ledger.night.payments import check_money
 from ledger.night.idempotency import check_idempotency_key, replay
 from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_PAYMENT_MINOR, NightError
 from ledger.settlement.plan import SettlementPlan, settle
@@ -70,6 +71,7 @@ def record_payment(db: Session, club: Club, payer: str, payee: str, amount_minor
     positive amount, a total past ±(2**53 − 1)), 422 ``overpayment`` (with ``owes``, ``owed``);
     :class:`~ledger.clubs.roster.ClubAccessDenied` for a viewer."""
     actor.require("pay")
+    check_money(club.currency)  # a club kept in points pays nothing: 409 points_only
     check_idempotency_key(idempotency_key)
     found: dict[str, ClubMember] = {}
     for field, name in (("from", payer), ("to", payee)):

@@ -38,6 +38,7 @@ from ledger.storage.db import begin_write
 from ledger.i18n import N_
 from ledger.storage.models import AuditEvent, GameSession
 from ledger.names import clean_name
+from ledger.money import is_points
 from ledger.night.lifecycle import NightError
 from ledger.games import DEFAULT_GAME, Rules
 from ledger.games.tonk import HandError, RuleSet
@@ -376,7 +377,8 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
     ``pot_in_nights_minor`` what the club's nights not carried opened with
     (:func:`ledger.clubs.pot.pot_in_nights`), so ``sum(balances) + pot_minor + pot_in_nights_minor
     == 0``; ``pot_carried_minor``, only on a night whose pot carried something into the club's pot
-    (and is still carried), that amount."""
+    (and is still carried), that amount. A club kept in points (``points``, currency ``PTS``)
+    settles nothing: its ``settlement`` has no transfers."""
     return {
         "id": club.id,
         "name": club.name,
@@ -384,7 +386,9 @@ def club_json(db: Session, club: Club) -> dict[str, Any]:
         "timezone": club.timezone,
         "members": [member_json(m) for m in members_of(db, club)],
         "balances": balances(db, club),
-        "settlement": explained_plan_json(db, club),
+        "points": is_points(club.currency),  # kept in points (issue 25): no settle-up
+        "settlement": (explained_plan_json(db, club) if not is_points(club.currency)
+                       else {"transfers": [], "transfer_count": 0, "minimal": True}),
         "carry_needs_owner": club.carry_needs_owner,
         "nights": [{"id": n.id, "name": n.name, "started_at": n.created_at.isoformat(),
                     "closed_at": n.closed_at.isoformat() if n.closed_at else None,

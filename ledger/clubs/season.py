@@ -8,6 +8,7 @@ from datetime import date, datetime
 
 from sqlmodel import Session
 
+from ledger.money import is_points
 from ledger.clubs.books import balances, payments_of, settlement_plan
 from ledger.storage.club_models import Club
 from ledger.clubs.roster import members_of
@@ -51,7 +52,8 @@ def season_report(db: Session, club: Club, period: Period = Period()) -> SeasonR
         club_name=club.name, currency=club.currency, timezone=club.timezone, period=period,
         nights=tuple((n["name"], date.fromisoformat(n["date"])) for n in zone_nights),
         members=tuple(table.members), cumulative=cumulative, balances_minor=balances(db, club),
-        plan=plan.transfers, plan_minimal=plan.minimal,
+        # a club kept in points settles nothing (issue 25): no plan in its statements
+        plan=() if is_points(club.currency) else plan.transfers, plan_minimal=plan.minimal,
         payments=tuple(ClubPaymentLine(names[p.payer_id], names[p.payee_id], p.amount_minor, p.created_at)
                        for p in payments_of(db, club) if p.status == "counted"),
     )

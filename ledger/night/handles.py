@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from ledger.access.roles import Actor
 from ledger.errors import NightError
 from ledger.names import name_key
+from ledger.money import is_points
 from ledger.night.audit import audit
 from ledger.settlement.handoffs import HandleError, HandOff, clean_handles, hand_offs, payment_note
 from ledger.storage.db import begin_write
@@ -115,7 +116,9 @@ def transfer_hand_offs(db: Session, night: GameSession, transfers: list[dict[str
     """The hand-offs of each wire transfer ``{"from", "to", "amount"}`` of ``night``'s plan: the
     payee's handles that fit the night's currency (:func:`ledger.settlement.handoffs.hand_offs`),
     with the exact amount and the note "Tonk · <night name>"; none for a payee that is an account
-    (the pot) or keeps no handles. ``handles``: :func:`payee_handles`, when the caller read them."""
+    (the pot) or keeps no handles, and none at a night kept in points. ``handles``: :func:`payee_handles`, when the caller read them."""
+    if is_points(night.currency):  # a night kept in points pays nothing (issue 25)
+        return [[] for _ in transfers]
     if handles is None:
         handles = payee_handles(db, night)
     note = payment_note(night.game, night.name)

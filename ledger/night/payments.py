@@ -25,7 +25,7 @@ from ledger.games import game as game_of
 from ledger.i18n import N_
 from ledger.night.idempotency import check_idempotency_key, replay
 from ledger.storage.models import GameSession, Hand, HandTransfer, Payment, utcnow
-from ledger.money import format_plain
+from ledger.money import format_plain, is_points
 from ledger.names import normalise_name
 from ledger.settlement.plan import SettlementPlan, settle_after_payments
 from ledger.night.timeline import seat_order
@@ -55,6 +55,15 @@ def outstanding(db: Session, night: GameSession) -> dict[str, int]:
     player has paid, minus what each has received (minor units, sums to 0; kept by
     :mod:`ledger.night.figures`)."""
     return figures.outstanding(db, night)
+
+
+def check_money(currency: str) -> None:
+    """A settle-up, payment or hand-off needs money: a night or club kept in points
+    (:data:`ledger.money.POINTS`, issue 25) has none. Raises :class:`NightError` 409
+    ``points_only``."""
+    if is_points(currency):
+        raise NightError(409, "points_only", N_("This table keeps points, not money: there is nothing to pay or "
+                                                "settle up."), "currency")
 
 
 def carried_into(db: Session, night: GameSession) -> Club | None:
@@ -110,13 +119,15 @@ def record_payment_kept(
     past ±(2**53 − 1) (what JavaScript reads exactly); 422 ``overpayment`` (field ``from`` when
     the payer owes nothing, ``to`` when the payee is owed nothing, else ``amount``; with
     ``owes`` and ``owed``, minor units) for an unconfirmed payment beyond what is owed;
-    409 ``night_carried`` once the night's balances were carried into its club
+    409 ``points_only`` for a night kept in points (nothing to pay); 409 ``night_carried`` once
+    the night's balances were carried into its club
     (:func:`carried_into`; payments made before closing stay); 422 ``invalid_entry`` (field
     ``Idempotency-Key``) for a key that is not 1 to 200 printable ASCII characters, 409
     ``idempotency_key_reused`` (with the ``existing`` payment) for a key already used by another
     request; :class:`AccessDenied` for a viewer.
     """
     actor.require("pay")
+    check_money(night.currency)
     check_idempotency_key(idempotency_key)
     payer, payee = normalise_name(payer), normalise_name(payee)
     for field, name in (("from", payer), ("to", payee)):

@@ -17,6 +17,7 @@ from ledger.i18n import N_
 from ledger.storage.club_models import ClubNight
 from ledger.storage.models import AuditEvent, GameSession, Hand, PlayerFigures
 from ledger.settlement.handoffs import shown_handles
+from ledger.money import is_points
 from ledger.night.payments import carried_into, outstanding, payments_of, settlement_plan
 from ledger.night.report import SessionReport
 from ledger.night.report_source import ReportSource
@@ -309,6 +310,7 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "id": night.id,
         "name": night.name,
         "currency": night.currency,
+        "points": is_points(night.currency),  # kept in points (issue 25): no settle-up
         "stake": night.stake_minor,
         "ruleset": night.ruleset,
         "players": list(night.players),

@@ -15,6 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from ledger.i18n import _, ngettext, pgettext
+from ledger.money import is_points
 from ledger.night.report import PlayerStatement, SessionReport, running_minor
 from ledger.statements.chart import player_chart
 from ledger.statements.fonts import BODY, BOLD, markup, runs, text_width
@@ -46,7 +47,8 @@ def statement_story(report: SessionReport, statement: PlayerStatement, locale: s
         Spacer(1, 3 * mm),
         _facts(report, statement, st, money, locale, width),
     ]
-    out += _settle(statement, st, money, report.pot is not None)
+    if not is_points(report.currency):  # a night kept in points settles nothing (issue 25)
+        out += _settle(statement, st, money, report.pot is not None)
     for _kind, handle in report.handles_shown.get(player, ()):  # only when the player ticked it (issue 22)
         out.append(para(markup(_("Pay {name}: {handle}", name=player, handle=handle)), st.body))
     out += statement_pot(report, player, st, money)

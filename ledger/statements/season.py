@@ -19,6 +19,7 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 
 from ledger.clubs.season import SeasonReport
 from ledger.clubs.standings import Standing
+from ledger.money import is_points
 from ledger.i18n import LANGUAGES, N_, SOURCE, _, current_language, format_locale, ngettext, use_language
 from ledger.statements import fonts
 from ledger.statements.chart import player_chart, table_chart
@@ -216,6 +217,8 @@ def summary_story(report: SeasonReport, locale: str) -> list[Flowable]:
     out.append(text(_("Running balances"), st.h2))
     for name, amount in report.balances_minor.items():
         out.append(text(_("{member}: {amount}.", member=name, amount=money.signed(amount)), st.body))
+    if is_points(report.currency):  # a club kept in points (issue 25): nothing to clear
+        return out
     out.append(text(_("Fewest transfers that clear the club"), st.h2))
     if report.plan:
         for t in report.plan:

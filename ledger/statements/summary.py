@@ -22,6 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from ledger.i18n import N_, _, ngettext, pgettext
+from ledger.money import is_points
 from ledger.night.report import HandLine, SessionReport, hands_played, plan_lines, running_minor
 from ledger.games.tonk import PRESETS
 from ledger.statements.chart import table_chart
@@ -102,7 +103,8 @@ def _header(
         (_("Date"), markup(when(report.created_at, locale, report.timezone))),
         (_("Players"), seats or "\u2014"),
         (_("Stake"), markup(stake_text(report, money))),
-        (_("Currency"), markup(report.currency)),
+        (_("Currency"), markup(_("None: the night is kept in points") if is_points(report.currency)
+                               else report.currency)),
         *([(_("Game"), markup(report.game_title))] if report.game_title else []),
         (_("Rules preset"), markup(preset)),
         (_("Hands"), markup(", ".join(tally))),  # counts of one night, listed as figures are
@@ -153,7 +155,7 @@ def _results(
     head_l = ParagraphStyle("rh", st.body, fontName=BOLD, textColor=colors.white)
     head_r = ParagraphStyle("rhr", head_l, alignment=TA_RIGHT)
     right = ParagraphStyle("rr", st.body, alignment=TA_RIGHT)
-    final_net = _("Final net")
+    final_net = _("Final score") if is_points(report.currency) else _("Final net")
     rows: list[list[Flowable]] = [[text(_("Player"), head_l), text(final_net, head_r)]]
     for player in report.players:
         rows.append(
@@ -183,6 +185,8 @@ def _results(
         )
     )
     net_part: list[Flowable] = [text(final_net, st.h2), table]
+    if is_points(report.currency):  # a score sheet (issue 25): the scores, and nothing to settle
+        return net_part
 
     plan: list[Flowable] = [text(_("Settle up"), st.h2)]
     if report.payments:

@@ -21,6 +21,7 @@ from ledger.games.tonk import HandError
 from ledger.web.access import device
 from ledger.web.blueprint import bp
 from ledger.web.club_pages import remember_club_token
+from ledger.money import POINTS
 from ledger.web.start_form import CURRENCIES, DEFAULT_CURRENCY, currency_choices
 from ledger.night.zones import DEFAULT_ZONE, is_known_zone
 from ledger.web.language import format_locale_now
@@ -46,7 +47,7 @@ def club_new() -> Any:
     errors: dict[str, str] = {}
     if not form["name"].strip():
         errors["name"] = _("Type the club's name, such as Friday club.")
-    if form["currency"] not in CURRENCIES:
+    if form["currency"] not in CURRENCIES and form["currency"] != POINTS:
         errors["currency"] = _("Choose a currency from the list.")
     if not is_known_zone(form["timezone"]):
         errors["timezone"] = _("Type the time zone as an IANA name, such as Europe/Paris or America/Chicago.")

@@ -20,7 +20,7 @@ from ledger.i18n import _
 from ledger.i18n.sentences import names_text
 from ledger.sentences import Sentence
 from ledger.storage.models import GameSession
-from ledger.money import format_minor, format_plain, format_typed
+from ledger.money import format_minor, format_plain, format_typed, is_points
 from ledger.games.tonk import Card, InvalidCard
 from ledger.web.blueprint import bp
 from ledger.night.zones import zone
@@ -30,6 +30,12 @@ from ledger.web.language import format_locale_now
 def money(amount_minor: int, currency: str) -> str:
     """``money(75, "USD") == "$0.75"`` in the app's ``LOCALE``."""
     return format_minor(int(amount_minor), currency, format_locale_now())
+
+
+@bp.app_template_test("points")
+def points_test(currency: str) -> bool:
+    """``{% if night.currency is points %}``: a night or club kept in points (issue 25)."""
+    return is_points(currency)
 
 
 @bp.app_template_filter("money")

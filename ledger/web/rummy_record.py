@@ -2,8 +2,16 @@
 how the hand ended, who showed (or was the last one in), the wild rank asked once, and for each
 other player one choice (lost / first drop / middle drop / wrong show / full count) plus their
 points. The engine derives every amount; a refusal is shown beside the form (422) with nothing
-saved. The same page corrects a stored hand (:class:`Correction`: a new version, re-scored). Cards
-in groups (the card grid) and offline entry are later work (issue 25, "At the table")."""
+saved. The same page corrects a stored hand (:class:`Correction`: a new version, re-scored).
+
+A loser's cards may be given instead of (or beside) their points: a card field per player, filled
+by tapping the card grid (``static/rummy-cards.js``: two of each card, the two decks, and the
+printed jokers) or typed; the engine finds their best arrangement and counts them (§4.2).
+
+Offline, "Save hand" keeps the hand on the phone (``static/offline-queue.js``, the page kept for
+offline use like the other games' entry pages), which posts it here later with ``Accept:
+application/json``: the answer is then JSON (201 ``{number, created, message}``, or the refusal's
+code and sentence), and the hand is scored when it arrives."""
 from __future__ import annotations
 
 import json
@@ -11,18 +19,20 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, render_template, request, url_for
 
 from ledger.access.roles import Actor
 from ledger.errors import NightError
 from ledger.games.errors import HandError
 from ledger.games.rummy13.describe import outcome_title
+from ledger.games.cards import SUIT_SYMBOLS
+from ledger.web.card_grid import SPOKEN, rank_name, suit_name
 from ledger.i18n import N_, _
 from ledger.night import lifecycle as ledger_night
 from ledger.night.lifecycle import Submission
 from ledger.storage.db import get_session
 from ledger.storage.models import GameSession
-from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message
+from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json
 from ledger.web.table_seen import seen_table
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -33,6 +43,15 @@ RESULT_LABELS: dict[str, str] = {
     "wrong_show": N_("Showed wrongly"),
     "full_count": N_("Full count"),
 }
+
+
+def rummy_grid(rules: Any) -> dict[str, Any]:
+    """The card grid's rows (one per suit: ``(suit, symbol, name, [(code, rank), ...])``) and how
+    many copies of each card and of the printed joker the rules allow (§1.1: ``decks``,
+    ``printed_jokers_per_deck``)."""
+    rows = [(suit, SUIT_SYMBOLS[suit], suit_name(suit), [(f"{rank}{suit}", rank, rank_name(rank)) for rank in RANKS])
+            for suit in ("S", "H", "D", "C")]
+    return {"rows": rows, "copies": int(rules.decks), "jokers": int(rules.decks) * int(rules.printed_jokers_per_deck)}
 
 
 def kinds(rules: Any) -> tuple[str, ...]:
@@ -65,8 +84,20 @@ def entry_of(values: Any, seats: tuple[str, ...], kind: str | None) -> tuple[dic
         points = (values.get(f"points-{index}") or "").strip()
         if result == "lost" and points:
             hand["points"] = int(points) if points.isdecimal() and len(points) <= 6 else points
+        cards = typed_cards(values.get(f"cards-{index}"))
+        if cards and result in ("lost", "full_count"):  # the engine counts them (§4.2) and checks the copies
+            hand["cards"] = cards
         hands[name] = hand
     return outcome, hands
+
+
+def typed_cards(text: Any) -> list[str]:
+    """The cards a card field holds (the grid's taps, or typed: ``"7h 8H, jk"``), as the §1.5
+    codes the engine reads, upper-cased; at most 40 (a hand holds 13, the engine refuses the
+    rest with its own code)."""
+    if not isinstance(text, str):
+        return []
+    return [card.upper() for card in text.replace(",", " ").split()][:40]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +122,8 @@ def values_of(entry: dict[str, Any], seats: tuple[str, ...]) -> dict[str, str]:
             values[f"result-{index}"] = str(hand["result"])
         if "points" in hand:
             values[f"points-{index}"] = str(hand["points"])
+        if hand.get("cards"):
+            values[f"cards-{index}"] = " ".join(str(card) for card in hand["cards"])
     return values
 
 
@@ -115,6 +148,8 @@ def record(night: GameSession, actor: Actor, correction: Correction | None = Non
     form = {"key": (values.get("key") or secrets.token_urlsafe(12))[:200], "number": values.get("number"),
             "seats": seats, "seen_stake": stake, "kind": kind, "values": values}
     if kind is None:
+        if wants_json():  # a hand the offline queue kept
+            return jsonify({"error": "invalid_entry", "message": _("Choose how the hand ended."), "field": "kind"}), 422
         return _render(night, rules, form, _("Choose how the hand ended."), 422, correction)
     outcome, hands = entry_of(values, seats, kind)
     wild = values.get("wild_rank") or None
@@ -129,12 +164,20 @@ def record(night: GameSession, actor: Actor, correction: Correction | None = Non
     try:
         hand, created = ledger_night.record_hand(db, night, submission, actor)
     except HandError as err:
+        if wants_json():
+            return jsonify(err.to_json()), 422
         return _render(night, rules, form, err.message, 422)
     except NightError as err:  # the table changed, the number was taken, the night closed...
+        if wants_json():
+            return jsonify(err.to_json()), err.status
         flash(err.message, "error")
         return redirect(url_for("web.table", session_id=night.id))
+    message = (saved_message(RECORDED, night, hand.result, number=hand.number) if created
+               else _("Hand {number} was already recorded (saved once, not twice).", number=hand.number))
+    if wants_json():  # the offline queue's answer (static/offline-queue.js)
+        return jsonify({"number": hand.number, "created": created, "message": message}), 201 if created else 200
     if created:
-        flash(saved_message(RECORDED, night, hand.result, number=hand.number), "success")
+        flash(message, "success")
     return redirect(url_for("web.table", session_id=night.id))
 
 
@@ -163,5 +206,6 @@ def _render(night: GameSession, rules: Any, form: dict[str, Any], error: str | N
         kinds=[(k, str(outcome_title(k))) for k in kinds(rules)],
         results=[(r, _(RESULT_LABELS[r])) for r in results(rules)],
         seats=list(enumerate(seats)), seats_json=json.dumps(list(seats), ensure_ascii=False),
+        grid=rummy_grid(rules), spoken=SPOKEN,
         dealer=ledger_night.next_dealer(get_session(), night),
     ), status

@@ -35,11 +35,14 @@ from ledger.web import live
 from ledger.web.access import MAX_ID, authorised
 from ledger.web.blueprint import bp
 from ledger.web.formatting import money
+from ledger.money import is_points
 from ledger.web.pot_words import pot_sentence
 
 
 @live.view("settle", "_live_settle.html")
 def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]:
+    if is_points(night.currency):  # a score sheet (issue 25): the standings, nothing to pay
+        return points_state(db, night)
     payments = ledger_night.payments_of(db, night)
     plan, because = explained_settlement(db, night)
     transfers = [t.to_json() for t in plan.transfers]
@@ -68,11 +71,33 @@ def settle_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any
     }
 
 
+def points_state(db: Session, night: GameSession) -> dict[str, Any]:
+    """The settle page of a night kept in points: the standings, highest score first (ties in seat
+    order, sharing a place), and no plan, payment or hand-off."""
+    balances = ledger_night.balances(db, night)
+    return {"points": True, "balances": list(balances.items()), "standings": standings(balances),
+            "hand_count": ledger_night.hand_count(db, night), "everyone": seat_order(night),
+            "carried_into": None, "plan": None, "payments": [], "paid_any": False}
+
+
+def standings(scores: dict[str, int]) -> list[tuple[int, str, int]]:
+    """``(place, name, score)`` highest first; equal scores share the place of the first of
+    them (1, 2, 2, 4), in seat order (``scores`` is in seat order)."""
+    ranked = sorted(scores.items(), key=lambda item: -item[1])
+    out: list[tuple[int, str, int]] = []
+    for index, (name, score) in enumerate(ranked):
+        place = out[-1][0] if out and out[-1][2] == score else index + 1
+        out.append((place, name, score))
+    return out
+
+
 @bp.get("/s/<session_id>/settle.txt")
 def settle_text(session_id: str) -> Any:
     """The settle-up as plain text in the page's language (``?lang=``), as ``GET
     /api/v1/sessions/{id}/settlement.txt``: the page's link for a phone without JavaScript."""
     night, _actor = authorised(session_id)
+    if is_points(night.currency):  # nothing to settle: the page links no text
+        abort(404)
     response = Response(settle_up_text(get_session(), night), mimetype="text/plain")
     response.headers["Cache-Control"] = "private, no-store"
     return response

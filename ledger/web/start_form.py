@@ -32,7 +32,7 @@ from babel.numbers import get_currency_name
 from ledger.night import lifecycle as ledger_night
 from ledger.i18n import N_, _, format_locale, ngettext
 from ledger.storage.models import GameSession
-from ledger.money import parse_amount
+from ledger.money import POINTS, parse_amount
 from ledger.games import game as game_of
 from ledger.games.tonk import PRESETS, HandError
 from ledger.games.tongits import PRESETS as TONGITS_PRESETS
@@ -71,7 +71,10 @@ POSTED_SEATS = 64  # ``player-<i>`` fields read from a post (a phone shows at mo
 
 
 def currency_choices(locale: str = "en_US") -> list[tuple[str, str]]:
-    return [(code, f"{code} · {get_currency_name(code, locale=locale)}") for code in CURRENCIES]
+    """The currencies a night can be played in, then points (a score sheet, issue 25: where
+    playing for money is not allowed, the same night with no money and no settle-up)."""
+    return [(code, f"{code} · {get_currency_name(code, locale=locale)}") for code in CURRENCIES] + [
+        (POINTS, _("Points: no money"))]
 
 
 def default_name(timezone: str, now: datetime | None = None, *, host: str = "", club: str = "",
@@ -214,7 +217,7 @@ class StartForm:
                 most, most=most, typed=len(seats))
         elif dealer_seat not in seats:
             self.errors["first_dealer"] = _("The first dealer must be one of the players typed above.")
-        if self.currency not in CURRENCIES:
+        if self.currency not in CURRENCIES and self.currency != POINTS:
             self.errors["currency"] = _("Choose a currency from the list.")
         if self.preset not in PRESETS:
             self.errors["preset"] = _("Choose one of the rules presets.")
@@ -295,7 +298,7 @@ class StartForm:
                                            "names, in seat order.", least=allowed.start, most=allowed.stop - 1)
         if "players" not in self.errors and dealer_seat not in seats:
             self.errors["first_dealer"] = _("The first dealer must be one of the players typed above.")
-        if self.currency not in CURRENCIES:
+        if self.currency not in CURRENCIES and self.currency != POINTS:
             self.errors["currency"] = _("Choose a currency from the list.")
         stake_minor = self._typed_stake()
         if self.errors:
