@@ -73,7 +73,7 @@ def test_a_correction_starts_from_the_stored_cards(client: Any) -> None:
         "result-2": "first_drop", "result-3": "lost", "points-3": "23"}
     assert client.post(f"/s/{night['id']}/record", data=fields).status_code == 302
     page = client.get(f"/s/{night['id']}/hands/1/v1/correct").get_data(as_text=True)
-    assert f'name="cards-1" class="rummy-card-field" autocomplete="off"' in page
+    assert 'name="cards-1" class="rummy-card-field" autocomplete="off"' in page
     assert f'value="{TWO_JOKERS}"' in page
 
 

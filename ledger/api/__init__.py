@@ -47,7 +47,7 @@ from ledger.storage.db import get_session
 from ledger.i18n import N_
 from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter, settle_limit
 from ledger.storage.models import GameSession
-from ledger.money import POINTS, is_points
+from ledger.money import POINTS
 from ledger.names import normalise_entry
 from ledger.night.handles import transfer_hand_offs
 from ledger.night.payments import because_json, carried_into, check_money, explained_settlement

@@ -23,7 +23,8 @@ from typing import Any
 from ledger.clubs.import_refusals import mismatch, same
 from ledger.errors import NightError
 from ledger.games import Game, HandError
-from ledger.night.recording import Submission, stored_result
+from ledger.night.recording import stored_result
+from ledger.night.submission import Submission
 
 NOT_A_HAND_KINDS = frozenset({"close_pot"})  # scored with no dealer (TONGITS.md §4.9)
 

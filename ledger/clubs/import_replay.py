@@ -41,7 +41,7 @@ from ledger.errors import NightError
 from ledger.night.idempotency import IDEMPOTENCY_KEY, MAX_IDEMPOTENCY_KEY
 from ledger.names import clean_name, name_key, normalise_name
 from ledger.night.payments import MAX_EXACT_TOTAL
-from ledger.night.recording import Submission
+from ledger.night.submission import Submission
 from ledger.clubs.import_chain import replay_chain
 from ledger.games import DEFAULT_GAME, Game, game as game_of
 from ledger.games.tonk import HandError, RuleSet, parse_hand, score_hand

@@ -175,7 +175,10 @@ def _moved(db: Session, night: GameSession, delta: Mapping[str, int], *, last_ha
     moving = sorted((name, amount) for name, amount in delta.items() if amount)  # a redeal moves nothing
     if last_hand is None and not moving:
         return balances(db, night)
-    params: dict[str, Any] = {"night": night.id, "last_hand": last_hand, "sat": sorted(delta)}
+    # no parameter named as a column: an UPDATE would set a column its parameters name
+    params: dict[str, Any] = {"night": night.id}
+    if last_hand is not None:
+        params |= {"hand_number": last_hand, "sat": sorted(delta)}
     for i, (name, amount) in enumerate(moving):
         params[f"p{i}"], params[f"d{i}"] = name, amount
     written = dict(db.connection().execute(_moving(last_hand is not None, len(moving)), params).all())
@@ -185,12 +188,12 @@ def _moved(db: Session, night: GameSession, delta: Mapping[str, int], *, last_ha
 @lru_cache(maxsize=64)
 def _moving(sets_last_hand: bool, moves: int) -> Any:
     """The ``UPDATE … RETURNING`` of :func:`_moved` for its shape: whether it sets ``last_hand``
-    (for the players in the expanding parameter ``sat``), and how many nets it moves (player
+    (to ``hand_number`` for the players in the expanding parameter ``sat``), and how many nets it moves (player
     ``p{i}`` by ``d{i}``). Built once per shape: building it took a fifth of a recorded hand's
     time in Python."""
     changes: dict[str, Any] = {}
     if sets_last_hand:
-        changes["last_hand"] = case((FIGURES.c.player.in_(bindparam("sat", expanding=True)), bindparam("last_hand")),
+        changes["last_hand"] = case((FIGURES.c.player.in_(bindparam("sat", expanding=True)), bindparam("hand_number")),
                                     else_=FIGURES.c.last_hand)
     if moves:
         changes["net_minor"] = FIGURES.c.net_minor + case(

@@ -38,10 +38,12 @@ from ledger.night.payments import (
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
 from ledger.night import rescoring
 from ledger.night.voiding import void_counted_hand
+from ledger.night.hand_replays import as_now, by_idempotency_key, key_reused, replays, replays_now
 from ledger.night.recording import (
-    Submission, as_now, by_idempotency_key, close_pot, deals_by_rule, key_reused, preview_hand, record_hand,
-    record_hand_kept, replays, replays_now, store_version, stored_result, table_changed,
+    close_pot, deals_by_rule, preview_hand, record_hand, record_hand_kept, store_version, stored_result,
+    table_changed,
 )
+from ledger.night.submission import Submission
 from ledger.games import DEFAULT_GAME, Game, Rules, game as game_of
 from ledger.games.tonk import HandError, RuleSet
 from ledger.games.tonk.validation import check_stake, check_table

@@ -10,102 +10,37 @@ corrections of :mod:`ledger.night.lifecycle` and :mod:`ledger.night.seating` sto
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from datetime import datetime
-from collections.abc import Mapping
 from typing import Any, Sequence
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from ledger.night import figures
-from ledger.night import idempotency
 from ledger.access.roles import SYSTEM, Actor
 from ledger.night.audit import audit
 from ledger.storage.db import begin_write, check_writing
 from ledger.errors import NightError
 from ledger.i18n import N_
+from ledger.night.hand_replays import as_now, by_idempotency_key, current_id, key_reused, replays_now, same_submission
 from ledger.night.idempotency import check_idempotency_key
+from ledger.night.submission import Submission
 from ledger.storage.models import GameSession, Hand, HandTransfer, utcnow
 from ledger.money import format_plain
-from ledger.names import normalise_entry, normalise_name
 from ledger.night.reads import hand_json, next_dealer, rules_of, take_number_and_dealer
 from ledger.games import DEFAULT_GAME, Scored, game
 from ledger.games.tonk import HandError, HandResult
-from ledger.games.tonk.renaming import name_along, rename_along
 
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
-# the parts of an entry a game reads besides outcome, hands and side bets (RUMMY13.md §8.1: the wild rank)
-GAME_PARTS: tuple[str, ...] = ("wild_rank",)
 KEPT: Any = object()  # preview_hand's default state: the night's own
 TRANSFERS = HandTransfer.__table__  # type: ignore[attr-defined]
 
 # prepared once: SQLAlchemy caches their compiled forms, so a hand costs no statement building
-_HAND_BY_KEY = select(HANDS.c.id).where(HANDS.c.session_id == bindparam("night"),
-                                        HANDS.c.idempotency_key == bindparam("key"))
-_CURRENT_BY_NUMBER = select(HANDS.c.id).where(HANDS.c.session_id == bindparam("night"),
-                                              HANDS.c.number == bindparam("number"),
-                                              HANDS.c.status != "superseded")
 _INSERT_HAND = insert(HANDS)
 _INSERT_TRANSFERS = insert(TRANSFERS)
-
-
-@dataclass(frozen=True, slots=True)
-class Submission:
-    """What a phone or API client sends for one hand: the §8.1 ``outcome``, ``hands`` and
-    ``side_bets`` (raw JSON), optional ``dealer``, idempotency key, and the hand ``number``
-    the phone means to record (so two phones cannot both record "hand 7").
-
-    ``seen_players`` (the seating, in seat order) and ``seen_stake_minor`` (minor units) are
-    the table the phone showed when the hand was entered; when either is given and the night's
-    differs when the hand is stored, the hand is refused (409 ``table_changed``) instead of
-    being paid to other players or at another stake (see :func:`record_hand`)."""
-
-    outcome: Any
-    hands: Any
-    side_bets: Any = None
-    dealer: str | None = None
-    idempotency_key: str | None = None
-    number: int | None = None
-    seen_players: tuple[str, ...] | None = None
-    seen_stake_minor: int | None = None
-    #: the game's own parts of the entry besides ``outcome``, ``hands`` and ``side_bets`` (keys of
-    #: :data:`GAME_PARTS`: 13-card rummy's ``wild_rank``, RUMMY13.md §1.4), raw JSON; stored with the entry
-    game_parts: Mapping[str, Any] | None = None
-
-    @classmethod
-    def of_entry(cls, entry: Mapping[str, Any], **others: Any) -> Submission:
-        """The submission that stored ``entry`` (a stored hand's ``entry``: ``outcome``,
-        ``hands``, ``side_bets`` and any of :data:`GAME_PARTS`), with ``others`` (dealer, key...)."""
-        parts = {key: entry[key] for key in GAME_PARTS if entry.get(key) is not None}
-        return cls(outcome=entry.get("outcome"), hands=entry.get("hands", {}), side_bets=entry.get("side_bets"),
-                   game_parts=parts or None, **others)
-
-    def normalised(self) -> Submission:
-        """This submission with every name in it (dealer, and all of the entry's texts and
-        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats."""
-        return replace(
-            self,
-            outcome=normalise_entry(self.outcome, "outcome"),
-            hands=normalise_entry(self.hands, "hands"),
-            side_bets=normalise_entry(self.side_bets, "side_bets"),
-            game_parts=None if self.game_parts is None else normalise_entry(dict(self.game_parts)),
-            dealer=normalise_name(self.dealer) if isinstance(self.dealer, str) else self.dealer,
-            seen_players=(None if self.seen_players is None
-                          else tuple(normalise_name(p) for p in self.seen_players)),
-        )
-
-    def entry(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"outcome": self.outcome, "hands": self.hands}
-        if self.side_bets is not None:
-            out["side_bets"] = self.side_bets
-        for key in GAME_PARTS:  # only those given: a Tonk or Tong-its entry is stored as before
-            if self.game_parts and self.game_parts.get(key) is not None:
-                out[key] = self.game_parts[key]
-        return out
 
 
 def preview_hand(
@@ -378,12 +313,12 @@ def number_taken(db: Session, night: GameSession, wanted: int, next_number: int)
     ``existing`` hand and the ``next_number``), or ``None`` when no hand has that number: for a
     page that shows the conflict before its phone saves (a hand kept offline while another
     phone recorded that number)."""
-    taken = db.connection().execute(_CURRENT_BY_NUMBER, {"night": night.id, "number": wanted}).first()
+    taken = current_id(db, night, wanted)
     if taken is None:
         return None
     return NightError(409, "hand_number_taken",
                       N_("Hand {number} was already recorded by another phone; check it before entering again."),
-                      "number", {"existing": hand_json(db.get(Hand, taken.id)), "next_number": next_number},
+                      "number", {"existing": hand_json(db.get(Hand, taken)), "next_number": next_number},
                       number=wanted)
 
 
@@ -442,61 +377,3 @@ def stored_result(result: HandResult | Scored) -> dict[str, Any]:
         return result.to_json() | {"detail": result.detail, "counts": result.counts}
     return result.to_json() | {"winners": list(result.winners), "detail": dict(getattr(result, "detail", {})),
                                "state": None if result.state is None else dict(result.state)}
-
-
-def replays(existing: Hand, submission: Submission, amends: tuple[int, int] | None = None,
-            renames: Sequence[tuple[str, str]] = ()) -> bool:
-    """Whether ``submission`` is the very request that stored ``existing`` under its key: the
-    same kind (a new hand is version 1; the amendment of hand ``n`` at version ``v`` stored
-    ``n`` at ``v + 1``), the same entry, and the same dealer and number where they are given;
-    the request's names read after ``renames`` (``(old, new)``, oldest first: the renames made
-    since ``existing`` was stored, which renamed it)."""
-    if amends is None:
-        same_kind = existing.version == 1 and submission.number in (None, existing.number)
-    else:
-        same_kind = (existing.number, existing.version) == (amends[0], amends[1] + 1)
-    return (same_kind and existing.entry == rename_along(submission.entry(), renames)
-            and name_along(submission.dealer, renames) in (None, existing.dealer))
-
-
-def replays_now(db: Session, night: GameSession, existing: Hand, submission: Submission,
-                amends: tuple[int, int] | None = None) -> bool:
-    """:func:`replays`, also under the renames made since ``existing`` was stored
-    (:func:`ledger.night.idempotency.renames_since`, read only when the names differ): a retry sent
-    with the names of then is the request that stored it, not another one."""
-    if replays(existing, submission, amends):
-        return True
-    renames = idempotency.renames_since(db, night.id, existing.created_at)
-    return bool(renames) and replays(existing, submission, amends, renames)
-
-
-def key_reused(existing: Hand) -> NightError:
-    """The 409 ``idempotency_key_reused`` for a key that stored ``existing`` but came back
-    with another request."""
-    return idempotency.key_reused(hand_json(existing))
-
-
-def same_submission(existing: Hand, submission: Submission) -> Hand:
-    """The hand a repeated idempotency key already recorded, if the repeat is the same request;
-    anything else under a used key is :class:`NightError` 409 ``idempotency_key_reused``
-    (nothing is recorded, nothing is silently dropped)."""
-    if not replays(existing, submission):
-        raise key_reused(existing)
-    return existing
-
-
-def as_now(db: Session, night: GameSession, stored: Hand) -> Hand:
-    """The answer to a repeated request: ``stored`` (the version its key stored), or the hand's
-    current version when a later correction or seat fix has superseded it, so that a retry is
-    answered with the hand as it stands (one indexed read then)."""
-    if stored.status != "superseded":
-        return stored
-    current = db.connection().execute(_CURRENT_BY_NUMBER, {"night": night.id, "number": stored.number}).first()
-    return db.get(Hand, current.id) if current is not None else stored
-
-
-def by_idempotency_key(db: Session, night: GameSession, key: str) -> Hand | None:
-    """The hand version stored under idempotency ``key`` at ``night``, or ``None`` (one
-    indexed read; the hand itself is loaded only when there is one)."""
-    found = db.connection().execute(_HAND_BY_KEY, {"night": night.id, "key": key}).first()
-    return None if found is None else db.get(Hand, found.id)

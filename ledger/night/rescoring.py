@@ -24,7 +24,8 @@ from ledger.night.audit import audit
 from ledger.games import game
 from ledger.storage.models import GameSession, Hand
 from ledger.night.reads import rules_of
-from ledger.night.recording import Submission, stored_result, store_version
+from ledger.night.recording import stored_result, store_version
+from ledger.night.submission import Submission
 
 HANDS = Hand.__table__  # type: ignore[attr-defined]
 # the last counted entry before a number: one row, read backwards along uq_hand_session_number_version

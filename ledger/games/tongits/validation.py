@@ -412,7 +412,7 @@ def _outcome_checks(rules: TongitsRules, entry: Entry) -> Entry:
         assert caller is not None
         if not entry.opened[caller]:
             raise HandError("caller_not_opened", N_("{player} has no exposed meld, so {player} cannot call a draw."),
-                            f"outcome.caller", player=caller)
+                            "outcome.caller", player=caller)
         if outcome.caller_locked:
             raise HandError("caller_locked", N_("{player} is locked (sapaw) and may not call a draw this turn."),
                             "outcome.caller_locked", player=caller)
