@@ -80,25 +80,22 @@ def test_the_home_table_preset_and_toggles_are_kept(client: Any) -> None:
     assert body["ruleset"]["first_drop_points"] == 10 and body["ruleset"]["round_to_five"] is True
 
 
-@pytest.mark.parametrize("preset", ["pool_101", "pool_201"])
-def test_a_pool_preset_is_refused_for_now_naming_preset(client: Any, preset: str) -> None:
+@pytest.mark.parametrize(("preset", "limit"), [("pool_101", 101), ("pool_201", 201)])
+def test_a_pool_preset_opens_a_pool_night_at_zero(client: Any, preset: str, limit: int) -> None:
+    """Pool nights are kept since issue 25 item 2 (they were refused before): the stake is the entry
+    fee, everyone starts at 0 with one buy-in (tests/test_pool_nights.py plays them)."""
     night = rummy_night()
-    body = {k: night[k] for k in ("name", "currency", "stake", "players")} | {
-        "game": "rummy13", "ruleset": {"preset": preset}}
+    body = {k: night[k] for k in ("name", "currency", "players")} | {
+        "game": "rummy13", "stake": 10000, "ruleset": {"preset": preset}}
     response = client.post("/api/v1/sessions", json=body)
-    assert response.status_code == 422, response.get_json()
-    error = response.get_json()
-    assert error["error"] == "invalid_entry" and error["field"] == "preset"
-    assert "pool" in error["message"].lower()
+    assert response.status_code == 201, response.get_json()
+    pool = response.get_json()["pool"]
+    assert pool == {"limit": limit, "scores": dict.fromkeys(night["players"], 0), "out": [],
+                    "buy_ins": dict.fromkeys(night["players"], 1), "pot": 40000, "ended": False, "last_in": None}
 
 
-def test_the_pool_format_as_a_toggle_is_refused_too(client: Any) -> None:
-    night = rummy_night()
-    body = {k: night[k] for k in ("name", "currency", "stake", "players")} | {
-        "game": "rummy13", "ruleset": {"preset": "points_rummy", "toggles": {"format": "pool"}}}
-    response = client.post("/api/v1/sessions", json=body)
-    assert response.status_code == 422
-    assert (response.get_json()["error"], response.get_json()["field"]) == ("invalid_entry", "preset")
+def test_a_points_night_has_no_pool(client: Any) -> None:
+    assert open_rummy(client)["body"]["pool"] is None
 
 
 @pytest.mark.parametrize(("ruleset", "field"), [

@@ -112,8 +112,8 @@ def settle_balances() -> Any:
 def create_session() -> Any:
     """Open a night → 201 the session plus its ``token`` (shown once) and ``table_url``.
     ``"game"`` picks the game (absent or null = ``"tonk"``; ``"tongits"``: TONGITS.md, its rule
-    set, presets and seat range; ``"rummy13"``: RUMMY13.md points rummy, its pool presets 422
-    ``invalid_entry`` with field ``preset`` for now); any other value is 400 ``invalid_game``
+    set, presets and seat range; ``"rummy13"``: RUMMY13.md, points or pool rummy, whose pot
+    :mod:`ledger.api.pool` pays); any other value is 400 ``invalid_game``
     (field ``game``). A
     club night may be of either game (:func:`ledger.api.clubs.create_club_night`)."""
     raw = json_body()
@@ -446,6 +446,7 @@ from ledger.api import clubs as _clubs  # noqa: E402,F401  (registers the club c
 from ledger.api import club_keys as _club_keys  # noqa: E402,F401  (club devices and renewed links, issue 20)
 from ledger.api import handles as _handles  # noqa: E402,F401  (payment handles, issue 22)
 from ledger.api import whole_night as _whole_night  # noqa: E402,F401  (a night removed, voided, restored: issue 23)
+from ledger.api import pool as _pool  # noqa: E402,F401  (a pool rummy night's end: issue 25)
 
 
 def init_app(app: Flask) -> None:

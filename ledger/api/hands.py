@@ -47,7 +47,7 @@ def _submission_of(body: dict[str, Any]) -> Submission:
         number=body["number"],
         seen_players=tuple(seen["players"]) if seen else None,
         seen_stake_minor=seen["stake"] if seen else None,
-        game_parts={"wild_rank": body["wild_rank"]} if body["wild_rank"] is not None else None,
+        game_parts={key: body[key] for key in ("wild_rank", "pool") if body[key] is not None} or None,
     )
 
 

@@ -19,6 +19,7 @@ from ledger.api import schemas as inp
 from ledger.api import seating_schemas as seat
 from ledger.api.club_openapi import club_parameters, club_paths
 from ledger.api.handles_openapi import LINE, PLAYER_NAME, handle_paths
+from ledger.api.pool import pool_paths
 from ledger.api.whole_night import whole_night_paths
 from ledger.api.club_schemas import CloseSchema
 from ledger.api.openapi_parts import ERROR_CODES, IDEMPOTENCY_KEY, JSON, PAYMENT_KEY
@@ -160,7 +161,8 @@ def _paths() -> dict[str, dict[str, Any]]:
             (422,), params=[{"in": "query", "schema": inp.ExportQuerySchema}])},
         "/sessions/{session_id}/export.json": {"get": _op(
             "The whole night as one JSON document.", {200: _json(out.ExportSchema, "The night.")}, ())},
-    } | _seating_paths() | _club_paths() | handle_paths() | whole_night_paths(session)
+    } | _seating_paths() | _club_paths() | handle_paths() | whole_night_paths(session) \
+        | pool_paths(_json(out.HandSchema, "The entry that paid the pot (kind pool_end)."))
 
 
 def _club_paths() -> dict[str, dict[str, Any]]:

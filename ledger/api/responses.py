@@ -191,9 +191,27 @@ class SessionSchema(Answer):
         "description": "A night whose game keeps a pot (Tong-its): the pot as the ledger keeps it. `net` covers the "
                        "players only; their nets plus `pot.balance_minor` less `pot.opening_minor` (0 when absent) "
                        "sum to zero."})
+    points = fields.Boolean(metadata={
+        "description": "Kept in points instead of money (issue 25; `currency` `PTS`): no settle-up, payments or "
+                       "hand-offs."})
+    pool = fields.Nested("NightPoolSchema", allow_none=True, metadata={
+        "description": "A pool rummy night (RUMMY13.md §4.9): where the pool stands; null for any other night."})
     pot_closed = fields.Nested("HandSchema", metadata={
         "description": "POST …/close of a Tong-its night with a pot: the entry that closed it (TONGITS.md §4.9, "
                        "`pot_at_end`: split among the seated players, or carried)."})
+
+
+class NightPoolSchema(Answer):
+    """A pool rummy night's standing (RUMMY13.md §4.9–§4.10, :func:`ledger.night.reads.pool_standing`)."""
+
+    limit = fields.Integer(required=True, metadata={"description": "The score that puts a player out (101, 201)."})
+    scores = _net("Each seated player's running score.")
+    out = fields.List(fields.String(), required=True, metadata={"description": "Who is out, in seat order."})
+    buy_ins = _net("Each player's buy-ins (1 + rejoins).")
+    pot = fields.Integer(required=True, metadata=MONEY | {"description": "Entry fee × buy-ins, minor units."})
+    ended = fields.Boolean(required=True, metadata={"description": "The pot was paid (a `pool_end` entry counts)."})
+    last_in = fields.String(required=True, allow_none=True, metadata={
+        "description": "The one player still in, once everyone else is out; else null."})
 
 
 class NightPotSchema(Answer):
@@ -330,6 +348,10 @@ class HandSchema(Answer):
     pot = fields.Nested("TongitsPotSchema", metadata={
         "description": "A Tong-its night's hand: the pot's move in it and the state after it (TONGITS.md §8.2); "
                        "`net` and `transfers` name the pot as `pot`."})
+    pool_end = fields.Dict(metadata={
+        "description": "A pool rummy night's entry of kind `pool_end` (RUMMY13.md §4.10): `{pot, shares, end}`, the "
+                       "pot (entry fee × buy-ins) and each share, minor units, and how it ended (`{kind: winner, "
+                       "winner}` or `{kind: split, method}`)."})
 
 
 class HandRecordedSchema(HandSchema):

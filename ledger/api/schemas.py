@@ -89,8 +89,9 @@ class SessionCreateSchema(Schema):
         "description": "The game: absent or null = `tonk` (RULES.md); `tongits` = a Tong-its night (TONGITS.md: its "
                        "`ruleset` presets and toggles, 3 players or 4 with `four_players`, nobody named `pot`, the pot "
                        "kept by the ledger); `rummy13` = a 13-card rummy night (RUMMY13.md: `stake` is the point rate, "
-                       "presets `points_rummy` and `home_table` and the §6 toggles, 2 to 6 players; the pool presets "
-                       "are 422 `invalid_entry` with field `preset` for now). Any other value is 400 `invalid_game`. A club night may be of either "
+                       "presets `points_rummy` and `home_table` and the §6 toggles, 2 to 6 players; with `pool_101` or "
+                       "`pool_201` a pool night: `stake` is the entry fee, the session's `pool` keeps the scores, "
+                       "`POST …/pool/end` pays the pot). Any other value is 400 `invalid_game`. A club night may be of either "
                        "game; a Tong-its club night opens with the club's pot (what earlier nights carried, `pot_minor` "
                        "of the club; the club's pot is then empty) and may carry its own at the close (`pot_at_end` "
                        "`carry`: the pot goes into the club's pot when the night's balances are carried)."})
@@ -147,6 +148,11 @@ class HandCreateSchema(Schema):
     outcome = fields.Dict(required=True, metadata=OUTCOME_DOC)
     hands = fields.Dict(load_default=dict, metadata=HANDS_DOC)
     side_bets = fields.Dict(load_default=None, allow_none=True, metadata=SIDE_BETS_DOC)
+    pool = fields.Raw(load_default=None, allow_none=True, metadata={
+        "description": "A pool rummy night (RUMMY13.md §4.9): `{\"rejoined\": [names]}`, the players out of the pool "
+                       "who buy in again with this hand (back at the highest staying score + 1; 422 "
+                       "`rejoin_not_allowed` when the rules do not allow it). The scores before the hand are the "
+                       "night's: never sent."})
     wild_rank = fields.Raw(load_default=None, allow_none=True, metadata={
         "type": "string",
         "description": "13-card rummy (`rummy13` nights) only: the rank of the cut card, whose every card is a wild "

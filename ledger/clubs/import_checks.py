@@ -16,7 +16,7 @@ from ledger.clubs.roster import MAX_MEMBER_NAME, member_look_alike
 from ledger.i18n import N_
 from ledger.money import UNKNOWN_CURRENCY, minor_digits
 from ledger.names import alike_names, clean_name, look_alike_pair
-from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_NAME, check_pool_not_yet
+from ledger.night.lifecycle import MAX_EXACT_TOTAL, MAX_NAME
 from ledger.games import DEFAULT_GAME, game as game_of
 from ledger.games.tonk import PRESETS, HandError
 from ledger.night.zones import is_known_zone
@@ -70,7 +70,7 @@ def _check_night(session: Mapping[str, Any], where: str) -> None:
             # the pages read its title and usual rules by it
             raise HandError("invalid_ruleset", N_("Unknown rules preset {name}; choose one of {known}."),
                             "ruleset.preset", name=repr(preset), known=", ".join(presets))
-        check_pool_not_yet(chosen.rules_from_snapshot(session["ruleset"]))  # RUMMY13.md pool nights: later work
+        chosen.rules_from_snapshot(session["ruleset"])  # a snapshot the game cannot read is refused here
     except HandError as err:  # the rules' own refusal, its field found inside this night
         raise HandError(err.code, err.template, f"{where}.{err.field or 'ruleset'}", **err.params) from None
 

@@ -43,7 +43,7 @@ ACCOUNTS = NightAccount.__table__  # type: ignore[attr-defined]
 #: a hand's ``kind`` that is not a hand played but an entry of the ledger's (TONGITS.md §4.9: the
 #: pot closed at the end of the night or at a seat change): it moves money, and does not count
 #: among the night's hands
-NOT_A_HAND = frozenset({"close_pot"})
+NOT_A_HAND = frozenset({"close_pot", "pool_end"})  # pool_end: the end of a pool paid its pot (RUMMY13.md §4.10)
 
 # the statements every change runs, prepared once (SQLAlchemy caches their compiled forms)
 _OF_PLAYER = (FIGURES.c.session_id == bindparam("night")) & (FIGURES.c.player == bindparam("name"))

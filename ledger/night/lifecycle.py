@@ -36,7 +36,7 @@ from ledger.night.payments import (
     record_payment_kept, settlement_plan, void_payment,
 )
 from ledger.night.idempotency import MAX_IDEMPOTENCY_KEY, check_idempotency_key
-from ledger.night import rescoring
+from ledger.night import pool, rescoring
 from ledger.night.voiding import void_counted_hand
 from ledger.night.hand_replays import as_now, by_idempotency_key, key_reused, replays, replays_now
 from ledger.night.recording import (
@@ -104,7 +104,6 @@ def create_night(
     if chosen.name == DEFAULT_GAME:
         check_table(rules, seated)  # type: ignore[arg-type]
     else:
-        check_pool_not_yet(rules)
         check_seats(chosen, rules, seated)
     alike = look_alike_pair(seated)
     if alike is not None:
@@ -156,16 +155,6 @@ def create_night(
 def _first_state(chosen: Game, rules: RuleSet | Rules, opened: Mapping[str, int]) -> dict[str, Any] | None:
     state = chosen.initial_state(rules, dict(opened) if any(opened.values()) else None)  # type: ignore[arg-type]
     return None if state is None else dict(state)
-
-
-def check_pool_not_yet(rules: RuleSet | Rules) -> None:
-    """A rule set whose money moves once, at the end of a pool (RUMMY13.md §4.9–§4.10, the
-    ``pool_101`` and ``pool_201`` presets or the ``format`` toggle ``pool``), is not yet kept as a
-    night: the ledger cannot yet carry the pool's scores and pay its pot. Raises
-    :class:`HandError` ``invalid_entry`` with field ``preset``."""
-    if getattr(rules, "format", None) == "pool":
-        raise HandError("invalid_entry", N_("Pool rummy ({preset}) cannot be kept as a night yet: choose points "
-                                            "rummy or the home table rules."), "preset", preset=rules.preset)
 
 
 def check_seats(chosen: Game, rules: RuleSet | Rules, seated: Sequence[str]) -> None:
@@ -344,7 +333,7 @@ def _refuse_a_pot_close(hand: Hand) -> None:
     """A ``close_pot`` entry (TONGITS.md §4.9) is the ledger's own, made when a seat changed: it
     follows the hands before it (a correction of those re-scores it) and is never voided or amended
     on its own. Raises :class:`NightError` 409 ``not_a_hand`` (field ``number``)."""
-    if hand.kind in figures.NOT_A_HAND:
+    if hand.kind == "close_pot":  # the end of a pool (pool_end) is voided like a hand: the pool goes on
         raise NightError(409, "not_a_hand",
                          N_("Entry {number} closed the pot when a seat changed; it follows the hands before it and "
                             "cannot be voided or amended on its own."), "number", number=hand.number)
@@ -443,6 +432,8 @@ def close_night(
     """Close the night: no more hands or voids. Closing twice changes nothing. A night whose game
     keeps a pot closes it first (:func:`ledger.night.recording.close_pot`, ``end_of_night``: split among
     the seated players, or carried), in the same transaction.
+    A pool night pays its pot first when one player is left (:func:`ledger.night.pool.end_at_close`;
+    409 ``pool_not_ended`` with two or more still in).
     ``before_commit`` runs inside the closing transaction (a club's carry-over, :mod:`ledger.clubs.carry`).
     Raises :class:`AccessDenied` unless host."""
     actor.require("close")
@@ -457,6 +448,11 @@ def close_night(
         db.rollback()
         raise NightError(409, "session_closed", N_("This night was voided or removed; it can no longer change."))
     closed_pot = close_pot(db, night, actor, "end_of_night")  # Tong-its: TONGITS.md §4.9, before the close
+    try:
+        pool.end_at_close(db, night, actor)  # a pool night: its pot is paid before the close (RUMMY13.md §4.10)
+    except NightError:
+        db.rollback()
+        raise
     night.status = "closed"
     night.closed_at = utcnow()
     db.add(night)

@@ -26,6 +26,7 @@ from ledger.games import Rules, game
 from ledger.games.tonk.describe import describe_hand
 from ledger.games.tongits.describe import describe_hand as describe_tongits_hand
 from ledger.games.rummy13.describe import describe_hand as describe_rummy_hand
+from ledger.games.rummy13.pool_night import still_in
 from ledger.night.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
@@ -296,6 +297,27 @@ def build_report(db: Session, night: GameSession) -> SessionReport:
     return report_source(db, night).shape()
 
 
+def is_pool_night(night: GameSession) -> bool:
+    """Whether ``night`` is a 13-card rummy night in pool format."""
+    return night.game == "rummy13" and bool(getattr(rules_of(night), "is_pool", False))
+
+
+def pool_standing(night: GameSession) -> dict[str, Any] | None:
+    """A pool night's standing (``GET`` session, the table): ``limit``, each seated player's
+    ``scores``, who is ``out``, the ``buy_ins``, the ``pot`` (entry fee × buy-ins, minor units),
+    whether it ``ended``; ``None`` for another night."""
+    if not is_pool_night(night):
+        return None
+    rules = rules_of(night)
+    state = night.game_state or {}
+    scores = {name: int((state.get("scores") or {}).get(name, 0)) for name in night.players}
+    buy_ins = {name: int((state.get("buy_ins") or {}).get(name, 1)) for name in night.players}
+    staying = still_in(rules, night.players, state)  # type: ignore[arg-type]
+    return {"limit": rules.pool_limit, "scores": scores, "out": [n for n in night.players if n not in staying],
+            "buy_ins": buy_ins, "pot": night.stake_minor * sum(buy_ins.values()), "ended": bool(state.get("ended")),
+            "last_in": staying[0] if len(staying) == 1 else None}
+
+
 def session_json(db: Session, night: GameSession) -> dict[str, Any]:
     """The session as the API shows it: every amount an int in minor units. ``players`` and
     ``stake`` are the current seating and stake; ``net`` and ``outstanding`` cover everyone who
@@ -326,6 +348,7 @@ def session_json(db: Session, night: GameSession) -> dict[str, Any]:
         "next_number": following,
         "roster": roster_of(night, figures.last_hands(db, night)),
         "stakes": [change.to_json() for change in figures.stake_changes(db, night)],
+        "pool": pool_standing(night),  # a pool rummy night (RUMMY13.md §4.9): its scores and pot, else None
         "club": link.club_id if link is not None else None,
         "carried": ("pending" if link.carry_state == "pending" else link.carried) if link is not None else None,
         "game": night.game or "tonk",
@@ -407,7 +430,9 @@ def hand_json(hand: Hand) -> dict[str, Any]:
         "winners": list(result.get("winners", [])),
         "created_at": hand.created_at.isoformat(),
         "voided_at": hand.voided_at.isoformat() if hand.voided_at else None,
-    } | ({"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {}) \
+    } | ({"kind": hand.kind, "pool_end": {"pot": result["pot"], "shares": dict(result["shares"]),
+                                           "end": dict(result["pool_end"])}} if "pool_end" in result
+         else {"kind": hand.kind, "winner": result.get("winner"), "pot": result["pot"]} if "pot" in result else {}) \
       | (rummy_hand_json(hand) if "points" in result else {})
 
 
@@ -430,6 +455,8 @@ def describer_of(result: Mapping[str, Any]) -> Any:
     """The describing function of the game that scored ``result``: a stored Tong-its result
     (TONGITS.md §8.2) is the one with a ``pot``, a 13-card rummy one (RUMMY13.md §8.2) the one
     with ``points``; Tonk's has neither."""
+    if "pool_end" in result:  # the end of a pool (RUMMY13.md §4.10) has a pot too
+        return describe_rummy_hand
     if "pot" in result:
         return describe_tongits_hand
     return describe_rummy_hand if "points" in result else describe_hand

@@ -202,8 +202,17 @@ def close_pot(db: Session, night: GameSession, actor: Actor, reason: str) -> Han
     closing = pot_close_preview(night, reason)
     if closing is None:
         return None
-    submission, result = closing
-    dealer = next_dealer(db, night)  # a close deals nobody: the dealer of the next hand stays
+    return store_entry(db, night, actor, *closing)
+
+
+def store_entry(db: Session, night: GameSession, actor: Actor, submission: Submission, result: Scored) -> Hand:
+    """Store an entry of the ledger's that is not a hand played (:data:`ledger.night.figures.NOT_A_HAND`:
+    a pot closed, TONGITS.md §4.9; the end of a pool, RUMMY13.md §4.10) inside the caller's write
+    transaction, after :func:`ledger.night.figures.lock` while the night is open: the next number,
+    not counted among the hands, with its transfers, the players' nets, the state it leaves and an
+    audit event as a recorded hand has. Its dealer is the next hand's (it deals nobody). Raises
+    :class:`NightError` 409 ``session_closed``."""
+    dealer = next_dealer(db, night)  # an entry that deals nobody: the dealer of the next hand stays
     taken = figures.new_hand_number(db, night, counted=False)
     if taken is None:
         raise NightError(409, "session_closed", N_("This night is closed; no more hands can be recorded."))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable
 
+from ledger.night import figures
 from ledger.night.report import HandLine, PotReport, SessionReport
 from ledger.night.story import EventRow, story_lines
 from ledger.games import game as game_of
@@ -110,6 +111,7 @@ class ReportSource:
                 amounts_minor={p: int(net.get(p, 0)) for p in json.loads(seating)},  # seated at that hand
                 redeal=bool(redeal),
                 voided=status == "voided",
+                not_a_hand="pool_end" in result,  # the end of a pool paid its pot (RUMMY13.md §4.10)
             ))
         return tuple(lines)
 
@@ -159,7 +161,7 @@ class ReportSource:
                 redeal=bool(redeal),
                 voided=not counted,
                 pot_minor=int(net.get("pot", 0)),
-                not_a_hand=kind == "close_pot",
+                not_a_hand=kind in figures.NOT_A_HAND,
             ))
             if not counted:
                 continue

@@ -8,8 +8,9 @@ from typing import Any
 
 from ledger.names import normalise_entry, normalise_name
 
-# the parts of an entry a game reads besides outcome, hands and side bets (RUMMY13.md §8.1: the wild rank)
-GAME_PARTS: tuple[str, ...] = ("wild_rank",)
+# the parts of an entry a game reads besides outcome, hands and side bets (RUMMY13.md §8.1: the wild rank,
+# and a pool night's ``pool.rejoined``)
+GAME_PARTS: tuple[str, ...] = ("wild_rank", "pool")  # pool: a pool night's rejoins (RUMMY13.md §4.9)
 
 
 @dataclass(frozen=True, slots=True)

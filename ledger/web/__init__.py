@@ -25,7 +25,7 @@ from werkzeug.exceptions import NotFound
 
 from ledger.web import (  # noqa: F401  (register routes)
     amend, club_carry, club_devices, club_forms, language, club_members, club_pages, club_payments, club_standings, errors, formatting, hosts_page, js_words, live, log_page, my_handles, offline, record, resubmit, rules_page, seats_page,
-    settle_page, share, views, whole_night,
+    pool_page, settle_page, share, views, whole_night,
 )
 from ledger.web.blueprint import bp
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Sequence
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
 
@@ -30,6 +30,7 @@ from ledger.web.card_grid import SPOKEN, rank_name, suit_name
 from ledger.i18n import N_, _
 from ledger.night import lifecycle as ledger_night
 from ledger.night.lifecycle import Submission
+from ledger.night.reads import pool_standing
 from ledger.storage.db import get_session
 from ledger.storage.models import GameSession
 from ledger.web.saved_hand import CORRECTED, RECORDED, saved_message, wants_json
@@ -65,17 +66,26 @@ def results(rules: Any) -> tuple[str, ...]:
     return tuple(r for r in RESULT_LABELS if r != "wrong_show" or rules.wrong_show_mode == "continue")
 
 
-def entry_of(values: Any, seats: tuple[str, ...], kind: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+def rejoined_of(values: Any, seats: tuple[str, ...], out: Sequence[str]) -> list[str]:
+    """A pool night's players out of the pool whose "buys in again" box is ticked
+    (``rejoin-<seat>``), in seat order (RUMMY13.md §4.9)."""
+    return [name for index, name in enumerate(seats) if name in out and values.get(f"rejoin-{index}")]
+
+
+def entry_of(values: Any, seats: tuple[str, ...], kind: str | None,
+             out: Sequence[str] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
     """The §8.1 ``outcome`` and ``hands`` the form's fields say (``winner``, ``result-<seat>``,
     ``points-<seat>``); a count that is not a whole number is passed on as written, so the engine
-    refuses it with its own code (``total_out_of_range``)."""
+    refuses it with its own code (``total_out_of_range``). At a pool night the players ``out`` of
+    the pool are dealt nothing unless they buy in again (:func:`rejoined_of`)."""
     who = values.get("winner") or None
     if kind == "void":
         return {"kind": "void"}, {}
     outcome = {"kind": kind, "shower": who} if kind == "wrong_show" else {"kind": kind, "winner": who}
     hands: dict[str, Any] = {}
+    back = rejoined_of(values, seats, out)
     for index, name in enumerate(seats):
-        if name == who:
+        if name == who or (name in out and name not in back):
             continue
         result = values.get(f"result-{index}") or "lost"
         if kind == "wrong_show" and result not in ("first_drop", "middle_drop"):
@@ -124,6 +134,8 @@ def values_of(entry: dict[str, Any], seats: tuple[str, ...]) -> dict[str, str]:
             values[f"points-{index}"] = str(hand["points"])
         if hand.get("cards"):
             values[f"cards-{index}"] = " ".join(str(card) for card in hand["cards"])
+        if name in ((entry.get("pool") or {}).get("rejoined") or ()):
+            values[f"rejoin-{index}"] = "1"
     return values
 
 
@@ -151,13 +163,15 @@ def record(night: GameSession, actor: Actor, correction: Correction | None = Non
         if wants_json():  # a hand the offline queue kept
             return jsonify({"error": "invalid_entry", "message": _("Choose how the hand ended."), "field": "kind"}), 422
         return _render(night, rules, form, _("Choose how the hand ended."), 422, correction)
-    outcome, hands = entry_of(values, seats, kind)
+    out = (pool_standing(night) or {}).get("out") or []
+    outcome, hands = entry_of(values, seats, kind, out)
     wild = values.get("wild_rank") or None
     number = values.get("number") or ""
+    back = rejoined_of(values, seats, out)
+    parts = ({"wild_rank": wild} if wild else {}) | ({"pool": {"rejoined": back}} if back else {})
     submission = Submission(outcome=outcome, hands=hands, idempotency_key=form["key"],
                             number=int(number) if number.isdecimal() and len(number) <= 9 else None,
-                            seen_players=seats, seen_stake_minor=stake,
-                            game_parts={"wild_rank": wild} if wild else None)
+                            seen_players=seats, seen_stake_minor=stake, game_parts=parts or None)
     if correction is not None:
         return _save_correction(night, rules, form, replace(submission, number=None, seen_players=None,
                                                              seen_stake_minor=None), actor, correction)
@@ -206,6 +220,6 @@ def _render(night: GameSession, rules: Any, form: dict[str, Any], error: str | N
         kinds=[(k, str(outcome_title(k))) for k in kinds(rules)],
         results=[(r, _(RESULT_LABELS[r])) for r in results(rules)],
         seats=list(enumerate(seats)), seats_json=json.dumps(list(seats), ensure_ascii=False),
-        grid=rummy_grid(rules), spoken=SPOKEN,
+        grid=rummy_grid(rules), spoken=SPOKEN, pool=pool_standing(night),
         dealer=ledger_night.next_dealer(get_session(), night),
     ), status

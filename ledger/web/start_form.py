@@ -58,11 +58,15 @@ GAME_HINTS = {
     "tongits": N_("Tong-its, draw (laban) or stock out, with the pot: 3 players, 12 and 13 cards."),
     "rummy13": N_("A show, drops and counts; losers pay their points times the rate: 2 to 6 players, 13 cards."),
 }
-#: the points-format presets of 13-card rummy offered at the start (RUMMY13.md §7; pool nights are later work)
-RUMMY_PRESETS: tuple[str, ...] = ("points_rummy", "home_table")
+#: the presets of 13-card rummy offered at the start (RUMMY13.md §7): points, then pool (the stake is its entry fee)
+RUMMY_PRESETS: tuple[str, ...] = ("points_rummy", "home_table", "pool_101", "pool_201")
 RUMMY_PRESET_HINTS = {
     "points_rummy": N_("Drops 20 and 40, a wrong show 80 to the winner, counts capped at 80."),
     "home_table": N_("A wrong show ends the hand and pays everyone still in; a loser's pure sequence always counts."),
+    "pool_101": N_("Scores add up; 101 is out; a rejoin while nobody is above 79. The stake is the entry fee; the "
+                   "last one in takes the pot."),
+    "pool_201": N_("Scores add up; 201 is out; drops 25 and 50; a rejoin while nobody is above 174. The stake is the "
+                   "entry fee; the last one in takes the pot."),
 }
 MAX_SESSION_NAME = 120
 SEATS = PRESETS[DEFAULT_PRESET].ruleset().max_players

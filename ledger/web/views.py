@@ -41,6 +41,7 @@ from ledger.web.access import (
 )
 from ledger.web.blueprint import bp
 from ledger.web.share import share_context
+from ledger.night.reads import pool_standing
 from ledger.web.entry_form import HandForm, outcome_title
 from ledger.web.offline import is_offline_copy
 from ledger.web.house_rules import changes_from_preset
@@ -154,6 +155,7 @@ def table_state(db: Session, night: GameSession, actor: Actor) -> dict[str, Any]
         "redo_number": _redo_number(db, night, actor),
         "quick_outcomes": _quick_outcomes(night),
         "pot": ledger_night.pot_json(db, night).get("pot"),  # Tong-its: balance, holder, streak (§4.8)
+        "pool": pool_standing(night),  # pool rummy: the scores against the limit, the pot (RUMMY13.md §4.9)
         "next_number": kept.last_number + 1,
         "pot_line": pot_sentence(db, night),
     }

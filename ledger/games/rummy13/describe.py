@@ -19,6 +19,7 @@ OUTCOME_TITLE_TEMPLATES: dict[str, str] = {
     "last_player": N_("Last player in"),
     "wrong_show": N_("Wrong show"),
     "void": N_("Void hand"),
+    "pool_end": N_("End of the pool"),
 }
 
 RESULT_TEMPLATES: dict[str, str] = {
@@ -52,6 +53,11 @@ def describe_hand(outcome: Mapping[str, Any], result: Mapping[str, Any]) -> Sent
                         {"shower": str(outcome.get("shower"))})
     if kind == "void":
         return Sentence(N_("The stock ran out: a void hand, nobody pays"))
+    if kind == "pool_end":  # §4.10: the pot paid (amounts are the ledger's to write: a count of shares here)
+        shares = [name for name, share in (result.get("shares") or {}).items() if share]
+        if (outcome.get("split") or None) is None and len(shares) == 1:
+            return Sentence(N_("The pool ended: {winner} takes the pot"), {"winner": shares[0]})
+        return Sentence(N_("The pool ended: {count} players still in share the pot"), {"count": len(shares)})
     return outcome_title(str(kind))
 
 

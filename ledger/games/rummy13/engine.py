@@ -44,8 +44,12 @@ class RummyResult:
 
     @property
     def state(self) -> dict[str, Any] | None:
-        """Pool format: ``{"scores": {...}}`` for the next hand (§4.9); else ``None``."""
-        return None if self.pool is None else {"scores": dict(self.pool["scores"])}
+        """Pool format: ``{"scores": {...}}`` for the next hand (§4.9), with ``buy_ins`` when a
+        night keeps them (:mod:`ledger.games.rummy13.pool_night`); else ``None``."""
+        if self.pool is None:
+            return None
+        return {"scores": dict(self.pool["scores"])} | (
+            {"buy_ins": dict(self.pool["buy_ins"])} if "buy_ins" in self.pool else {})
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

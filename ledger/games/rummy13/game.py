@@ -10,6 +10,7 @@ from typing import Any
 from ledger.games.rummy13.engine import RummyResult, next_dealer, score
 from ledger.games.rummy13.entry import read_entry
 from ledger.games.rummy13.ruleset import PRESETS, Preset, RummyRules
+from ledger.games.rummy13.pool_night import END_KIND, end_pool, score_pool_hand
 from ledger.games.rummy13.settlement import PoolSettlement, settle
 
 
@@ -61,17 +62,19 @@ class Rummy13:
         entry: Mapping[str, Any],
     ) -> RummyResult:
         """The entry's ``wild_rank``, ``outcome``, ``hands`` (and ``pool.rejoined``) at this
-        table; in pool format the scores before the hand come from ``state`` (0 for a player
-        without one). Raises ``HandError`` (§9.1)."""
+        table; in pool format the scores before the hand come from ``state`` and the hand is dealt
+        to the players still in (:func:`ledger.games.rummy13.pool_night.score_pool_hand`; an
+        outcome of kind ``pool_end`` pays the pot, :func:`~ledger.games.rummy13.pool_night.end_pool`,
+        ``stake_minor`` being the entry fee). Raises ``HandError`` (§9.1)."""
+        if rules.is_pool:  # a pool night (pool_night): the scores go on, the end pays the pot
+            outcome = entry.get("outcome")
+            if isinstance(outcome, Mapping) and outcome.get("kind") == END_KIND:
+                return end_pool(rules, players, stake_minor, state, outcome)  # type: ignore[return-value]
+            return score_pool_hand(rules, players, state, entry)
         data: dict[str, Any] = {
             "players": list(players), "stake": stake_minor, "wild_rank": entry.get("wild_rank"),
             "outcome": entry.get("outcome"), "hands": entry.get("hands", {}),
         }
-        if rules.is_pool:
-            given = entry.get("pool") if isinstance(entry.get("pool"), Mapping) else {}
-            before = dict((state or {}).get("scores", {}))
-            data["pool"] = {"scores_before": {p: before.get(p, 0) for p in players},
-                            "rejoined": given.get("rejoined", [])}
         return score(rules, read_entry(data, rules))
 
     def score_entry(self, entry: Mapping[str, Any]) -> RummyResult | PoolSettlement:
