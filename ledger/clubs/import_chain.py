@@ -26,7 +26,7 @@ from ledger.games import Game, HandError
 from ledger.night.recording import stored_result
 from ledger.night.submission import Submission
 
-NOT_A_HAND_KINDS = frozenset({"close_pot"})  # scored with no dealer (TONGITS.md §4.9)
+NOT_A_HAND_KINDS = frozenset({"close_pot", "pool_end"})  # scored with no dealer (TONGITS.md §4.9, RUMMY13.md §4.10)
 
 
 def replay_chain(chosen: Game, rules: Any, hands: Sequence[Mapping[str, Any]], where: str,

@@ -24,6 +24,7 @@ from ledger.games import DEFAULT_GAME, GAMES
 from ledger.games.tonk.entry import OUTCOME_KINDS
 from ledger.games.tongits.entry import KINDS as TONGITS_KINDS
 from ledger.games.rummy13.entry import KINDS as RUMMY13_KINDS
+from ledger.games.rummy13.pool_night import END_KIND as POOL_END
 from ledger.games.tonk.validation import MAX_STAKE_MINOR
 
 FORMAT = "tonk-ledger-club"
@@ -126,6 +127,7 @@ class ImportEntrySchema(_Part):
     hands = fields.Raw(required=True, metadata={"description": "RULES.md §8.1 hands."})
     side_bets = fields.Raw(metadata={"description": "RULES.md §8.1 side bets."})
     wild_rank = fields.Raw(metadata={"description": "RUMMY13.md §1.4: a rummy hand's wild rank."})
+    pool = fields.Raw(metadata={"description": "RUMMY13.md §4.9: a pool rummy hand's rejoins, `{rejoined: [names]}`."})
 
 
 class ImportHandSchema(_Part):
@@ -134,7 +136,8 @@ class ImportHandSchema(_Part):
     dealer = _text(80, required=True)
     players = fields.List(_text(80), required=True, validate=validate.Length(min=1))
     stake = _whole(1, MAX_STAKE_MINOR, required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(tuple(dict.fromkeys(OUTCOME_KINDS + TONGITS_KINDS + RUMMY13_KINDS))))
+    kind = fields.String(required=True, validate=validate.OneOf(tuple(dict.fromkeys(
+        OUTCOME_KINDS + TONGITS_KINDS + RUMMY13_KINDS + (POOL_END,)))))  # pool_end: a pool's pot paid, RUMMY13.md §4.10
     entry = fields.Nested(ImportEntrySchema, required=True)
     result = fields.Dict(required=True, metadata={"description": "The engine's result; must be what re-scoring "
                                                                  "the entry gives."})
