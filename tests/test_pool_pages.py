@@ -69,4 +69,10 @@ def test_the_table_the_record_page_and_the_end_of_the_pool(app: Any, client: Any
     summary = flat(pdftotext(phone.get(f"/s/{night['id']}/summary.pdf").data))
     assert "The pool ended: Anoop takes the pot" in summary and "4 hands" in summary
     for player in PLAYERS:
-        assert phone.get(f"/s/{night['id']}/statements/{PLAYERS.index(player) + 1}.pdf").status_code == 200
+        statement = flat(pdftotext(phone.get(f"/s/{night['id']}/statements/{PLAYERS.index(player) + 1}.pdf").data))
+        assert "The pool ended: Anoop takes the pot" in statement
+    exported = phone.get(f"/s/{night['id']}/export.json").get_json()
+    ends = [h for h in exported["hands"] if h.get("kind") == "pool_end"]
+    assert len(ends) == 1 and ends[0]["net"] == {"Anoop": 4 * FEE, "Bindu": -2 * FEE, "Chacko": -FEE, "Devi": -FEE}
+    csv = phone.get(f"/s/{night['id']}/export/hands.csv").get_data(as_text=True)
+    assert "The pool ended: Anoop takes the pot" in csv

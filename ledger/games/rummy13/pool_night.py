@@ -109,11 +109,10 @@ def end_pool(rules: RummyRules, players: Sequence[str], entry_fee_minor: int, st
         refuse("invalid_entry", "outcome.split")
     staying = still_in(rules, players, state)
     scores = scores_of(state)
-    end = ({"kind": "split", "method": split} if split is not None
-           else {"kind": "winner", "winner": staying[0] if len(staying) == 1 else ""})
     if split is None and len(staying) != 1:
         refuse("pool_not_over", "outcome.split")
-    data = {"ruleset": None, "players": list(players), "entry_fee": entry_fee_minor,
+    end = {"kind": "split", "method": split} if split is not None else {"kind": "winner", "winner": staying[0]}
+    data = {"players": list(players), "entry_fee": entry_fee_minor,
             "pool_settlement": {"buy_ins": buy_ins_of(state, players),
                                 "final_scores": {name: scores.get(name, 0) for name in staying}, "end": end}}
     paid = settle(rules, data)
