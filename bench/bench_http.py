@@ -92,13 +92,22 @@ def server(kind: str, database_url: str, workers: int, log: Path) -> Iterator[in
     else:
         command = [sys.executable, "-c", "import floor_app, waitress; waitress.serve(floor_app.create_app(), "
                    f"host='127.0.0.1', port={port}, threads={THREADS})"]
+    with listening(command, port, REPO, env, log, kind, 60):
+        yield port
+
+
+@contextmanager
+def listening(command: list[str], port: int, cwd: Path, env: dict[str, str], log: Path, label: str,
+              patience: float) -> Iterator[None]:
+    """Run ``command`` (its output appended to ``log``) until it listens on ``port``, for at most
+    ``patience`` seconds; stopped (terminated, then killed) when the block ends."""
     with log.open("ab") as out:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + patience
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"{kind} server exited:\n{log.read_text()}")
+                raise RuntimeError(f"{label} server exited:\n{log.read_text()}")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                     break
@@ -106,7 +115,7 @@ def server(kind: str, database_url: str, workers: int, log: Path) -> Iterator[in
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
-        yield port
+        yield
     finally:
         process.terminate()
         try:
@@ -138,28 +147,43 @@ def drive(port: int, kind: str, clients: int, seconds: float, tables: int = 1) -
             assert status == 201, body
             targets.append((f"/api/v1/sessions/{body['id']}/hands", {"Authorization": f"Bearer {body['token']}"}))
     setup.close()
+
+    def phone(c: int) -> Any:
+        path, headers = targets[c % len(targets)]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+
+        def one(i: int) -> tuple[int, Any]:
+            hand = NIGHT["hands"][(c * 7 + i) % len(NIGHT["hands"])]
+            return request(conn, "POST", path, {"outcome": hand["outcome"], "hands": hand["hands"]},
+                           headers | {"Idempotency-Key": f"c{c}-{i}-{uuid.uuid4().hex[:6]}"})
+        return one, conn.close
+
+    return timed(clients, seconds, phone)
+
+
+def timed(clients: int, seconds: float, phone: Any) -> dict[str, Any]:
+    """``clients`` threads, each sending ``one(i)`` (``phone(c)`` → ``(one, done)``; ``one``
+    answers ``(status, body)``, 201 counting as success) back to back for ``seconds`` after a
+    common start: requests per second, errors, p50 and p99 latency in ms."""
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors: list[Any] = []
     start = threading.Barrier(clients + 1)
     stop_at = [0.0]
 
-    def phone(c: int) -> None:
-        path, headers = targets[c % len(targets)]
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    def run(c: int) -> None:
+        one, done = phone(c)
         start.wait()
         i = 0
         while time.perf_counter() < stop_at[0]:
-            hand = NIGHT["hands"][(c * 7 + i) % len(NIGHT["hands"])]
             began = time.perf_counter()
-            status, body = request(conn, "POST", path, {"outcome": hand["outcome"], "hands": hand["hands"]},
-                                   headers | {"Idempotency-Key": f"c{c}-{i}-{uuid.uuid4().hex[:6]}"})
+            status, body = one(i)
             latencies[c].append((time.perf_counter() - began) * 1000)
             if status != 201:
                 errors.append((status, body))
             i += 1
-        conn.close()
+        done()
 
-    threads = [threading.Thread(target=phone, args=(c,)) for c in range(clients)]
+    threads = [threading.Thread(target=run, args=(c,)) for c in range(clients)]
     for thread in threads:
         thread.start()
     stop_at[0] = time.perf_counter() + seconds

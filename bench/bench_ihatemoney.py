@@ -30,7 +30,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from base64 import b64encode
@@ -41,7 +40,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_http import NIGHT, REPO, THREADS, free_port, request, server  # noqa: E402
+from bench_http import NIGHT, REPO, THREADS, free_port, listening, request, server, timed  # noqa: E402
 
 PEOPLE = list(NIGHT["players"])
 
@@ -68,29 +67,8 @@ def ihatemoney_server(python: Path, tmp: Path, label: str) -> Iterator[int]:
     env = dict(os.environ, IHATEMONEY_SETTINGS_FILE_PATH=str(settings))
     code = ("import waitress; from ihatemoney.run import create_app; "
             f"waitress.serve(create_app(), host='127.0.0.1', port={port}, threads={THREADS})")
-    log = (tmp / f"{label}.log").open("ab")
-    process = subprocess.Popen([str(python), "-W", "ignore", "-c", code], cwd=tmp, env=env, stdout=log,
-                               stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"ihatemoney exited:\n{(tmp / f'{label}.log').read_text()}")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-                conn.request("GET", "/api/currencies")
-                conn.getresponse().read()
-                conn.close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+    with listening([str(python), "-W", "ignore", "-c", code], port, tmp, env, tmp / f"{label}.log", label, 120):
         yield port
-    finally:
-        process.terminate()
-        process.wait(15)
-        log.close()
 
 
 def _form(conn: http.client.HTTPConnection, method: str, path: str, fields: Any,
@@ -146,37 +124,13 @@ def post_entry(conn: http.client.HTTPConnection, kind: str, table: Any, i: int) 
 
 def drive(port: int, kind: str, clients: int, seconds: float, tables: int) -> dict[str, Any]:
     made = [ours_night(port) if kind == "ours" else ihatemoney_project(port) for _ in range(min(tables, clients))]
-    latencies: list[list[float]] = [[] for _ in range(clients)]
-    errors: list[int] = []
-    start = threading.Barrier(clients + 1)
-    stop_at = [0.0]
 
-    def phone(c: int) -> None:
+    def phone(c: int) -> Any:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-        start.wait()
-        i = 0
-        while time.perf_counter() < stop_at[0]:
-            began = time.perf_counter()
-            status = post_entry(conn, kind, made[c % len(made)], c * 7 + i)
-            latencies[c].append((time.perf_counter() - began) * 1000)
-            if status != 201:
-                errors.append(status)
-            i += 1
-        conn.close()
+        return (lambda i: (post_entry(conn, kind, made[c % len(made)], c * 7 + i), None)), conn.close
 
-    threads = [threading.Thread(target=phone, args=(c,)) for c in range(clients)]
-    for thread in threads:
-        thread.start()
-    stop_at[0] = time.perf_counter() + seconds
-    began = time.perf_counter()
-    start.wait()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - began
-    flat = sorted(x for per in latencies for x in per)
-    return {"rps": len(flat) / elapsed, "errors": len(errors),
-            "p50": flat[len(flat) // 2] if flat else 0.0,
-            "p99": flat[min(len(flat) - 1, int(len(flat) * 0.99))] if flat else 0.0}
+    found = timed(clients, seconds, phone)
+    return {key: found[key] for key in ("rps", "errors", "p50", "p99")}
 
 
 def reads(port: int, kind: str, history: int) -> dict[str, float]:

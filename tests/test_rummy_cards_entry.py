@@ -20,6 +20,13 @@ def host_form(client: Any, night: dict[str, Any]) -> dict[str, str]:
     return form_of(client.get(f"/s/{night['id']}/record?kind=show").get_data(as_text=True))
 
 
+def cards_form(client: Any, night: dict[str, Any], bindu: str) -> dict[str, str]:
+    """A show by Anoop (wild rank 2): Bindu's ``bindu`` cards, Chacko's first drop, Devi's 23."""
+    return host_form(client, night) | {
+        "kind": "show", "winner": "Anoop", "wild_rank": "2", "result-1": "lost", "cards-1": bindu,
+        "result-2": "first_drop", "result-3": "lost", "points-3": "23"}
+
+
 def hands_of(client: Any, night: dict[str, Any]) -> list[dict[str, Any]]:
     return client.get(f"/api/v1/sessions/{night['id']}/hands", headers=night["headers"]).get_json()["hands"]
 
@@ -42,9 +49,7 @@ def test_a_losers_cards_are_counted_by_the_engine(client: Any, database_url: str
 
 def test_two_jokers_and_a_card_twice_from_two_decks(client: Any) -> None:
     night = open_rummy(client)
-    fields = host_form(client, night) | {
-        "kind": "show", "winner": "Anoop", "wild_rank": "2", "result-1": "lost", "cards-1": TWO_JOKERS,
-        "result-2": "first_drop", "result-3": "lost", "points-3": "23"}
+    fields = cards_form(client, night, TWO_JOKERS)
     assert client.post(f"/s/{night['id']}/record", data=fields).status_code == 302
     hand = hands_of(client, night)[0]
     assert hand["points"] == {"Anoop": 0, "Bindu": 36, "Chacko": 20, "Devi": 23}
@@ -55,10 +60,7 @@ def test_two_jokers_and_a_card_twice_from_two_decks(client: Any) -> None:
 
 def test_a_third_copy_is_refused_with_the_engines_reason_and_nothing_saved(client: Any) -> None:
     night = open_rummy(client)
-    fields = host_form(client, night) | {
-        "kind": "show", "winner": "Anoop", "wild_rank": "2", "result-1": "lost",
-        "cards-1": "KH KH KH 3C 4C 5C 8H 9H 10H QD JD 6S AC", "result-2": "first_drop", "result-3": "lost",
-        "points-3": "23"}
+    fields = cards_form(client, night, "KH KH KH 3C 4C 5C 8H 9H 10H QD JD 6S AC")
     refused = client.post(f"/s/{night['id']}/record", data=fields)
     assert refused.status_code == 422
     body = refused.get_data(as_text=True)
@@ -68,9 +70,7 @@ def test_a_third_copy_is_refused_with_the_engines_reason_and_nothing_saved(clien
 
 def test_a_correction_starts_from_the_stored_cards(client: Any) -> None:
     night = open_rummy(client)
-    fields = host_form(client, night) | {
-        "kind": "show", "winner": "Anoop", "wild_rank": "2", "result-1": "lost", "cards-1": TWO_JOKERS,
-        "result-2": "first_drop", "result-3": "lost", "points-3": "23"}
+    fields = cards_form(client, night, TWO_JOKERS)
     assert client.post(f"/s/{night['id']}/record", data=fields).status_code == 302
     page = client.get(f"/s/{night['id']}/hands/1/v1/correct").get_data(as_text=True)
     assert 'name="cards-1" class="rummy-card-field" autocomplete="off"' in page
@@ -79,9 +79,7 @@ def test_a_correction_starts_from_the_stored_cards(client: Any) -> None:
 
 def test_the_offline_queues_save_is_answered_in_json(client: Any) -> None:
     night = open_rummy(client)
-    fields = host_form(client, night) | {
-        "kind": "show", "winner": "Anoop", "wild_rank": "2", "result-1": "lost", "cards-1": TWO_JOKERS,
-        "result-2": "first_drop", "result-3": "lost", "points-3": "23", "step": "preview", "go": "save"}
+    fields = cards_form(client, night, TWO_JOKERS) | {"step": "preview", "go": "save"}  # as the queue sends
     json_accept = {"Accept": "application/json"}
     saved = client.post(f"/s/{night['id']}/record", data=fields, headers=json_accept)
     assert saved.status_code == 201, saved.get_data(as_text=True)[:300]
