@@ -101,9 +101,7 @@ def parse_amount(text: str, currency: str) -> int:
         # "1,000" could mean a thousand (as typed in English): refused as a dot that may group
         # thousands is, below; other decimals beyond the currency's are refused here
         if len(decimals) > digits and not (digits < 3 and _GROUPED.fullmatch(cleaned)):
-            raise AmountError(f"{text.strip()!r} has more decimals than {currency} allows ({digits})",
-                              N_("{amount} has more decimals than {currency} allows ({digits})."),
-                              amount=repr(text.strip()), currency=currency, digits=digits)
+            raise _too_precise(text, currency, digits)
     if not _AMOUNT.fullmatch(cleaned):
         raise AmountError(
             f"not an amount: {text!r}; write digits with '.' as the decimal separator, e.g. '0.25'",
@@ -123,12 +121,18 @@ def parse_amount(text: str, currency: str) -> int:
             amount=repr(text.strip()), thousands=thousands, small=format_plain(int(scaled), currency),
         )
     if scaled != scaled.to_integral_value():
-        raise AmountError(
-            f"{text.strip()!r} has more decimals than {currency} allows ({digits})",
-            N_("{amount} has more decimals than {currency} allows ({digits})."),
-            amount=repr(text.strip()), currency=currency, digits=digits,
-        )
+        raise _too_precise(text, currency, digits)
     return int(scaled)
+
+
+def _too_precise(text: str, currency: str, digits: int) -> AmountError:
+    """The refusal of an amount with more decimals than ``currency`` has (points have none)."""
+    if currency == POINTS:  # a score sheet names no currency
+        return AmountError(f"{text.strip()!r} is not a whole number of points",
+                           N_("{amount} is not a whole number of points."), amount=repr(text.strip()))
+    return AmountError(f"{text.strip()!r} has more decimals than {currency} allows ({digits})",
+                       N_("{amount} has more decimals than {currency} allows ({digits})."),
+                       amount=repr(text.strip()), currency=currency, digits=digits)
 
 
 def format_minor(amount_minor: int, currency: str, locale: str = "en_US") -> str:

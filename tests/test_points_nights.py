@@ -172,6 +172,44 @@ def test_a_club_kept_in_points_has_standings_and_statements_without_money(
 def test_the_start_forms_offer_points(app: Any, client: Any) -> None:
     page = client.get("/").get_data(as_text=True)
     assert '<option value="PTS">Points: no money</option>' in page
+    from test_web_pages import csrf_of
+
+    typed = {"csrf_token": csrf_of(page), "name": "Sheet", "game": "tonk", "currency": "PTS", "player-0": "Dee",
+             "player-1": "Rosa", "go": "start"}
+    refused = client.post("/", data=typed | {"stake": "0.25"})
+    assert refused.status_code == 422
+    assert "&#39;0.25&#39; is not a whole number of points." in refused.get_data(as_text=True)
+    started = client.post("/", data=typed | {"stake": "2"})
+    assert started.status_code == 302
+    night_id = started.headers["Location"].split("/s/")[1].split("?")[0]
+    assert ">Standings</a>" in client.get(f"/s/{night_id}").get_data(as_text=True)
     created = start_club(client, currency="PTS")
     assert created.status_code == 302
     assert "nobody pays anybody" in client.get(f"/c/{club_id_of(created)}").get_data(as_text=True)
+
+
+def test_a_player_leaving_a_points_night_pays_nothing(app: Any, client: Any, night_data: dict[str, Any]) -> None:
+    night = open_points(client, session_body(night_data))
+    play_tonk(client, night_data, night)
+    expected = divided(night_data["expected"]["net"], night_data["stake"])
+    leaver = max(expected, key=expected.__getitem__)
+    gone = client.post(f"/api/v1/sessions/{night['id']}/players/leave", headers=bearer(night["token"]),
+                       json={"name": leaver, "settle": "now"})
+    assert gone.status_code == 200, gone.get_json()
+    assert gone.get_json()["payments"] == [] and gone.get_json()["settle"] == "at_end"
+    assert client.get(f"/api/v1/sessions/{night['id']}/payments", headers=bearer(night["token"])).get_json()[
+        "payments"] == []
+    phone = app.test_client()
+    assert phone.get(f"/join/{night['id']}/{night['token']}").status_code == 302
+    stayer = next(name for name in night_data["players"] if name != leaver)
+    from test_web_pages import csrf_of
+
+    token = csrf_of(phone.get(f"/s/{night['id']}/seats").get_data(as_text=True))
+    page = phone.post(f"/s/{night['id']}/seats/leave", data={"name": stayer, "csrf_token": token})
+    text = page.get_data(as_text=True)
+    assert "Leave the table" in text and "Pay now" not in text, page.status_code
+    assert f"{stayer} leaves {'+' if expected[stayer] > 0 else ''}{expected[stayer]}" in text
+    summary = pdf_text(phone.get(f"/s/{night['id']}/summary.pdf").data)
+    assert not MONEY_MARKS.search(summary)
+    left = f"{leaver} left after hand {len(night_data['hands'])} with +{expected[leaver]}"
+    assert left in summary and "to be settled" not in summary, summary

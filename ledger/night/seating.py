@@ -49,6 +49,7 @@ from ledger.games.tonk import HandError
 from ledger.games.tonk.renaming import rename_entry, rename_result, rename_state
 from ledger.games.tonk.validation import check_stake
 from ledger.sentences import N_, Sentence
+from ledger.money import is_points
 from ledger.settlement.plan import CashOut, cash_out
 from ledger.night.timeline import seat_for_newcomer, seat_order
 
@@ -204,6 +205,8 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
                                              quote.outstanding, quote.cash_out)
     players = [p for p in seated if p != name]
     payments: list[Payment] = []
+    if is_points(night.currency):  # a score sheet pays nothing: the leaver's score stays in the standings
+        settle = "at_end"
     if settle == "now":
         for transfer in plan.transfers:
             payment = Payment(session_id=night.id, payer=transfer.payer, payee=transfer.payee,

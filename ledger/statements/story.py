@@ -14,6 +14,7 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether
 
+from ledger.money import is_points
 from ledger.i18n import N_, _, ngettext, pgettext
 from ledger.night.report import SessionReport, StoryLine
 from ledger.statements.look import Money, Styles, text
@@ -75,6 +76,8 @@ def _left(p: dict[str, Any], money: Money) -> str:
     signed = money.signed(balance)
     if not balance:
         return _("{name} left after hand {hand}, even", name=name, hand=hand)
+    if is_points(money.currency):  # a score sheet: the score stays, nobody settles
+        return _("{name} left after hand {hand} with {balance}", name=name, hand=hand, balance=signed)
     transfers = pgettext("between payments", "; ").join(
         _(PAYS, payer=payer, payee=payee, amount=money(amount)) for payer, payee, amount in p.get("transfers") or [])
     if not p.get("paid_now"):

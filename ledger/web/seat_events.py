@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ledger.money import is_points
 from ledger.i18n import _, ngettext, pgettext
 from ledger.web.formatting import join_names, money, signed_money
 
@@ -24,8 +25,9 @@ def transfer_words(transfers: Sequence[Mapping[str, Any]], currency: str) -> lis
 
 
 def leave_line(name: str, balance_minor: int, transfers: Sequence[Mapping[str, Any]], currency: str) -> str:
-    """``"Rosa leaves +$4.25: Marcus pays Rosa $4.25"`` (or ``"Rosa leaves even"``)."""
-    if not transfers:
+    """``"Rosa leaves +$4.25: Marcus pays Rosa $4.25"`` (or ``"Rosa leaves even"``; a night kept in
+    points names no payment: ``"Rosa leaves +21"``)."""
+    if not transfers or is_points(currency):
         if not balance_minor:
             return _("{name} leaves even", name=name)
         return _("{name} leaves {balance}", name=name, balance=signed_money(balance_minor, currency))

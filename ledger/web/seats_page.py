@@ -16,6 +16,7 @@ from typing import Any
 from flask import flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
+from ledger.money import is_points
 from ledger.night import figures
 from ledger.night import lifecycle as ledger_night
 from ledger.night import seating
@@ -142,7 +143,9 @@ def leave(session_id: str) -> Any:
         return _refused(night, actor, "leave", typed, err)
     _pot_closed(night, gone.pot_closed)
     # ``line`` is the whole cash-out sentence ("Rosa leaves +$4.25: Marcus pays Rosa $4.25")
-    if gone.settle == "now" and gone.payments:
+    if is_points(night.currency):  # a score sheet: nothing paid, nothing to pay
+        flash(_("{name} left the table; their score stays in the standings.", name=name), "success")
+    elif gone.settle == "now" and gone.payments:
         flash(_("{line}. Paid and recorded.", line=line), "success")
     elif gone.cash_out.transfers:
         flash(_("{line}. To be paid at the end of the night.", line=line), "success")
