@@ -159,7 +159,8 @@ def test_pool_state_runs_from_hand_to_hand_through_the_interface() -> None:
         assert result.transfers == () and set(result.net.values()) == {0}
         state = result.state
         dealer = RUMMY.next_dealer(rules, players, dealer, result)
-    assert state == {"scores": {"A": 30, "B": 105, "C": 20}}
+    # the scores go on, and a night keeps each player's buy-ins beside them (pool_night, issue 25)
+    assert state == {"scores": {"A": 30, "B": 105, "C": 20}, "buy_ins": {"A": 1, "B": 1, "C": 1}}
     assert dealer == "C"
     assert RUMMY.initial_state(RUMMY.rules(None)) is None
 

@@ -86,6 +86,8 @@ GAME_TITLE = N_("13-card rummy")
 
 PRESET_TITLE_TEMPLATES: dict[str, str] = {
     "points_rummy": N_("Points rummy"),
+    "pool_101": N_("Pool rummy to 101"),
+    "pool_201": N_("Pool rummy to 201"),
     "home_table": N_("Home table"),
 }
 
