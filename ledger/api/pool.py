@@ -22,13 +22,11 @@ from flask import jsonify, request
 from ledger.api.errors import ApiError
 from ledger.api.openapi_parts import operation
 from ledger.api.requests import authorised, bp, json_body
+from ledger.games.rummy13.pool_night import SPLITS
 from ledger.i18n import N_
 from ledger.night import lifecycle as ledger_night
 from ledger.night import pool
 from ledger.storage.db import get_session
-
-SPLITS = ("equal", "by_drops")
-
 
 @bp.post("/sessions/<session_id>/pool/end")
 def end_pool(session_id: str) -> Any:

@@ -26,7 +26,7 @@ from ledger.games import Rules, game
 from ledger.games.tonk.describe import describe_hand
 from ledger.games.tongits.describe import describe_hand as describe_tongits_hand
 from ledger.games.rummy13.describe import describe_hand as describe_rummy_hand
-from ledger.games.rummy13.pool_night import still_in
+from ledger.games.rummy13.pool_night import buy_ins_of, pot_of, scores_of, still_in
 from ledger.night.timeline import roster_of, rotate, seat_order
 from ledger.transfers import Transfer
 
@@ -308,13 +308,12 @@ def pool_standing(night: GameSession) -> dict[str, Any] | None:
     whether it ``ended``; ``None`` for another night."""
     if not is_pool_night(night):
         return None
-    rules = rules_of(night)
-    state = night.game_state or {}
-    scores = {name: int((state.get("scores") or {}).get(name, 0)) for name in night.players}
-    buy_ins = {name: int((state.get("buy_ins") or {}).get(name, 1)) for name in night.players}
-    staying = still_in(rules, night.players, state)  # type: ignore[arg-type]
-    return {"limit": rules.pool_limit, "scores": scores, "out": [n for n in night.players if n not in staying],
-            "buy_ins": buy_ins, "pot": night.stake_minor * sum(buy_ins.values()), "ended": bool(state.get("ended")),
+    rules, state, players = rules_of(night), night.game_state or {}, list(night.players)
+    scores = scores_of(state)
+    staying = still_in(rules, players, state)  # type: ignore[arg-type]
+    return {"limit": rules.pool_limit, "scores": {name: scores.get(name, 0) for name in players},
+            "out": [n for n in players if n not in staying], "buy_ins": buy_ins_of(state, players),
+            "pot": pot_of(night.stake_minor, state, players), "ended": bool(state.get("ended")),
             "last_in": staying[0] if len(staying) == 1 else None}
 
 

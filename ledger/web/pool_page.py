@@ -9,6 +9,7 @@ from flask import flash, redirect, request, url_for
 
 from ledger.errors import NightError
 from ledger.games.errors import HandError
+from ledger.games.rummy13.pool_night import SPLITS
 from ledger.i18n import _
 from ledger.night import pool
 from ledger.storage.db import get_session
@@ -22,7 +23,7 @@ def end_pool(session_id: str) -> Any:
     night, actor = authorised(session_id, "close")
     split = request.form.get("split") or None
     try:
-        entry = pool.end_pool(get_session(), night, actor, split if split in ("equal", "by_drops") else None)
+        entry = pool.end_pool(get_session(), night, actor, split if split in SPLITS else None)
     except (HandError, NightError) as err:
         flash(err.message, "error")
     else:

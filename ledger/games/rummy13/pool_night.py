@@ -41,6 +41,11 @@ def buy_ins_of(state: Mapping[str, Any] | None, players: Sequence[str]) -> dict[
     return {name: int(kept.get(name, 1)) for name in players}
 
 
+def pot_of(entry_fee_minor: int, state: Mapping[str, Any] | None, players: Sequence[str]) -> int:
+    """§4.10: the pot, entry fee × everyone's buy-ins, minor units."""
+    return entry_fee_minor * sum(buy_ins_of(state, players).values())
+
+
 def still_in(rules: RummyRules, players: Sequence[str], state: Mapping[str, Any] | None) -> list[str]:
     """The seated players whose score is below the limit, in seat order."""
     scores = scores_of(state)
