@@ -310,3 +310,50 @@ def test_the_settle_up_of_a_night_with_money_in_the_pot_has_the_pot_as_a_party(c
     post(client, night, "close")  # carried: the pot keeps its balance, and the plan still pays into it
     after = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"]).get_json()
     assert [(t["from"], t["to"], t["amount"]) for t in after["transfers"]] == lines
+
+
+def test_a_redo_that_would_leave_the_streak_with_a_player_who_left_is_refused(client: Any, database_url: str) -> None:
+    """Found by the property test: hand 1 undone, its winner leaves (the pot was empty then, so
+    nothing closed), then redo. Counting hand 1 again would leave the streak with someone no
+    longer seated, and the table could neither record another hand nor close. Both ways of
+    counting it again are refused with the reason, and nothing changes."""
+    players = ["Ligaya", "Dodong", "Marisol", "Bong"]
+    night = open_tongits(client, ruleset=FOUR, players=players, first_dealer="Bong")
+    won = {"outcome": {"kind": "tongits", "winner": "Ligaya"},
+           "hands": {p: {"opened": False} for p in players[1:]}}
+    record_body(client, night, won)
+    held = session(client, night)["pot"]
+    assert (held["holder"], held["streak"]) == ("Ligaya", 1)
+    post(client, night, "undo")
+    gone = post(client, night, "players/leave", {"name": "Ligaya", "settle": "now"})
+    assert gone.get("pot_closed") is None  # nobody on a streak, nothing in the pot: nothing to close
+    before = session(client, night)
+    for path in ("redo", "hands/1/restore"):
+        response = client.post(f"/api/v1/sessions/{night['id']}/{path}", headers=night["headers"])
+        assert response.status_code == 422, (path, response.get_json())
+        body = response.get_json()
+        assert (body["error"], body["field"]) == ("unknown_player", "pot.holder")
+        assert body["message"] == ("This change would leave the pot's streak with Ligaya, who has left the "
+                                   "table, so it was not made.")
+        assert session(client, night) == before
+    rescored_at(database_url, night["id"])
+    # the table goes on: the next hand records and the night closes, its pot closed at the end
+    record_body(client, night, {"outcome": {"kind": "tongits", "winner": "Dodong"},
+                                "hands": {p: {"opened": True} for p in ("Marisol", "Bong")}})
+    closed = post(client, night, "close")
+    assert closed["status"] == "closed"
+    assert session(client, night)["pot"]["holder"] is None
+
+
+def test_a_redo_whose_winner_is_still_seated_counts_again(client: Any, database_url: str) -> None:
+    players = ["Ligaya", "Dodong", "Marisol", "Bong"]
+    night = open_tongits(client, ruleset=FOUR, players=players, first_dealer="Bong")
+    record_body(client, night, {"outcome": {"kind": "tongits", "winner": "Ligaya"},
+                                "hands": {p: {"opened": False} for p in players[1:]}})
+    counted = session(client, night)
+    post(client, night, "undo")
+    post(client, night, "players/leave", {"name": "Marisol", "settle": "at_end"})
+    post(client, night, "redo")
+    after = session(client, night)
+    assert after["pot"] == counted["pot"] and after["net"] == counted["net"]
+    rescored_at(database_url, night["id"])

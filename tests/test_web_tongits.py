@@ -386,3 +386,35 @@ def test_a_correction_another_phone_beat_saves_nothing(client: Any, night_id: st
     # the old version's link leads to the version now recorded
     stale = client.get(url)
     assert stale.status_code == 302 and stale.headers["Location"].endswith("/hands/1/v2/correct")
+
+
+def test_a_redo_the_pot_refuses_says_why_on_the_table(app: Any, client: Any) -> None:
+    """Hand 1 undone, its winner left, then the table's "Redo": counting it again would leave the
+    pot's streak with a player who is gone; the table says so (it was a 500 for any refusal of a
+    correction by the game) and nothing changes."""
+    from ledger.night import lifecycle as ledger_night, seating
+    from ledger.storage.db import LedgerSession
+    from ledger.storage.models import GameSession
+
+    started = start_tongits(client, "classic", PLAYERS + ["Bong"])
+    night_id = re.match(r"/s/([^/?]+)", started.headers["Location"]).group(1)
+    with app.test_request_context(), LedgerSession(app.extensions["ledger.engine"], expire_on_commit=False) as db:
+        night = db.get(GameSession, night_id)
+        ledger_night.record_hand(db, night, ledger_night.Submission(
+            outcome={"kind": "tongits", "winner": "Ligaya"}, hands={p: {"opened": False} for p in PLAYERS[1:] + ["Bong"]}))
+        ledger_night.undo_last_hand(db, night)
+        seating.leave(db, night, "Ligaya", "now")
+    before = api(client, night_id)
+    table = client.get(f"/s/{night_id}").get_data(as_text=True)
+    redone = client.post(f"/s/{night_id}/redo", data={"csrf_token": csrf_of(table)}, follow_redirects=True)
+    assert redone.status_code == 200
+    assert flashes(redone.get_data(as_text=True)) == [
+        "This change would leave the pot's streak with Ligaya, who has left the table, so it was not made."]
+    assert api(client, night_id) == before
+    history = client.get(f"/s/{night_id}/hands").get_data(as_text=True)
+    restored = client.post(f"/s/{night_id}/hands/1/restore", data={"csrf_token": csrf_of(history)},
+                           follow_redirects=True)
+    assert restored.status_code == 200
+    assert flashes(restored.get_data(as_text=True)) == [
+        "This change would leave the pot's streak with Ligaya, who has left the table, so it was not made."]
+    assert api(client, night_id) == before

@@ -110,6 +110,13 @@ class Game(Protocol):
         :class:`~ledger.games.errors.HandError`."""
         ...
 
+    def check_seated(self, state: Mapping[str, Any] | None, players: Sequence[str]) -> None:
+        """Refuse a state that names a player no longer seated, after a correction re-scored
+        the hands to the last one (Tong-its, TONGITS.md §4.9: a pot's streak never stays with
+        a player who left; nothing for Tonk or 13-card rummy). Raises
+        :class:`~ledger.games.errors.HandError`."""
+        ...
+
     def next_dealer(self, rules: Rules, players: Sequence[str], dealer: str, result: Scored) -> str:
         """Who deals the next hand after ``result`` in this seating (RULES.md §2: the next
         seat; TONGITS.md §2.3: the winner, or the same dealer after a redeal or a wash). The

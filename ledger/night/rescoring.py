@@ -78,8 +78,9 @@ def rechain(
     dealer changes gets a new version (the old one superseded), the figures and accounts move by
     the difference, and an audit ``hand_amended`` event with ``rescored: true`` says so. The
     night's state becomes the one the last counted hand leaves. Returns the new versions. Raises
-    :class:`~ledger.games.errors.HandError` when the game refuses a later hand in its new place
-    (the caller's transaction is then rolled back: nothing changed)."""
+    :class:`~ledger.games.errors.HandError` when the game refuses a later hand in its new place,
+    or the state the last one leaves (:meth:`ledger.games.base.Game.check_seated`: a pot's streak
+    with a player who has left since); the caller's transaction is then rolled back: nothing changed."""
     chosen = game(night.game or None)
     rules = rules_of(night)
     state, new_next = start.state, start.next_dealer
@@ -106,6 +107,7 @@ def rechain(
             new_next = following(new.dealer, new.result)
         else:
             new_next = stored_next
+    chosen.check_seated(state, night.players)  # what the next hand starts from names only the seated
     figures.state_changed(db, night, state)
     return replaced
 

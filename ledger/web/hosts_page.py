@@ -17,6 +17,7 @@ from ledger.access.limits import JOIN_LIMIT, JOIN_SCOPE, limiter
 from ledger.access.roles import Actor
 from ledger.storage.models import GameSession
 from ledger.night.lifecycle import NightError
+from ledger.games.errors import HandError
 from ledger.web.formatting import phone_label
 from ledger.web.hand_rows import history_at
 from ledger.web.access import MAX_ID, authorised, device, remember_token, token_for
@@ -162,7 +163,7 @@ def restore(session_id: str, number: int) -> Any:
         abort(404)
     try:
         ledger_night.restore_hand(get_session(), night, number, actor)
-    except NightError as err:
+    except (NightError, HandError) as err:  # a later hand, or the pot, refuses the change
         flash(err.message, "error")
     else:
         flash(_("Hand {number} restored; it counts again.", number=number), "success")
@@ -175,7 +176,7 @@ def redo(session_id: str) -> Any:
     night, actor = authorised(session_id, "restore")
     try:
         hand = ledger_night.redo_undo(get_session(), night, actor)
-    except NightError as err:
+    except (NightError, HandError) as err:  # a later hand, or the pot, refuses the change
         flash(err.message, "error")
     else:
         flash(_("Hand {number} counts again.", number=hand.number), "success")

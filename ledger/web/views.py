@@ -249,7 +249,7 @@ def undo(session_id: str) -> Any:
         ), (409 if moved and seen else 200)
     try:
         ledger_night.void_hand(db, night, last.number, actor, undo=True)
-    except NightError as err:
+    except (NightError, HandError) as err:  # a later hand, or the pot, refuses the change
         flash(err.message, "error")
     else:
         flash(_("Hand {number} undone: it stays in the history, struck through, and no longer counts.",
@@ -341,7 +341,7 @@ def void(session_id: str, number: int) -> Any:
         )
     try:
         ledger_night.void_hand(db, night, number, actor)
-    except NightError as err:
+    except (NightError, HandError) as err:  # a later hand, or the pot, refuses the change
         flash(err.message, "error")
     else:
         flash(_("Hand {number} voided; it no longer counts.", number=number), "success")

@@ -80,6 +80,9 @@ class Rummy13:
     def score_entry(self, entry: Mapping[str, Any]) -> RummyResult | PoolSettlement:
         return score_entry(entry)
 
+    def check_seated(self, state: Mapping[str, Any] | None, players: Sequence[str]) -> None:
+        """Nothing to refuse: no state names a player who left."""
+
     def next_dealer(self, rules: RummyRules, players: Sequence[str], dealer: str, result: Any) -> str:
         """§2: the next player in turn order, after every hand."""
         return next_dealer(tuple(players), dealer)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ledger.games.tongits.engine import TongitsResult, following_dealer, score, score_entry
 from ledger.games.tongits.ruleset import PRESETS, Preset, TongitsRules
-from ledger.games.tongits.validation import read_entry
+from ledger.games.tongits.validation import check_seated, read_entry
 
 
 class Tongits:
@@ -65,6 +65,11 @@ class Tongits:
     def score_entry(self, entry: Mapping[str, Any]) -> TongitsResult:
         """A self-contained §8.1 entry; raises ``HandError``."""
         return score_entry(entry)
+
+    def check_seated(self, state: Mapping[str, Any] | None, players: Sequence[str]) -> None:
+        """§4.9: a pot's streak never stays with a player who left; raises
+        ``HandError("unknown_player")`` (field ``pot.holder``)."""
+        check_seated(state, players)
 
     def next_dealer(self, rules: TongitsRules, players: Sequence[str], dealer: str, result: TongitsResult) -> str:
         """§2.3: the winner (or the same dealer after a wash or a redeal), or the next seat

@@ -6,7 +6,7 @@ Pure domain code: standard library only.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.games.cards import Card
@@ -110,6 +110,16 @@ def _unknown_players(players: tuple[str, ...], outcome: Any, hands: Any, pot: An
     for path, name in named:
         if isinstance(name, str) and name not in players:
             raise HandError("unknown_player", N_("{name} is not seated at this table."), path, name=name)
+
+
+def check_seated(state: Any, players: Sequence[str]) -> None:
+    """§4.9: the pot's streak never stays with a player who left the table. A correction that
+    re-scores the hands to the last one and would leave it with ``state["holder"]``, no longer
+    among ``players``, is refused: ``HandError("unknown_player")``, field ``pot.holder``."""
+    holder = state.get("holder") if isinstance(state, _OBJECT) else None
+    if isinstance(holder, str) and holder not in players:
+        raise HandError("unknown_player", N_("This change would leave the pot's streak with {name}, who has "
+                                             "left the table, so it was not made."), "pot.holder", name=holder)
 
 
 # -- 7: the outcome's shape ----------------------------------------------------------------------

@@ -58,6 +58,9 @@ class Tonk:
         """A self-contained RULES.md §8.1 entry; raises ``HandError``."""
         return score_entry(entry)
 
+    def check_seated(self, state: Mapping[str, Any] | None, players: Sequence[str]) -> None:
+        """Nothing to refuse: no state names a player who left."""
+
     def next_dealer(self, rules: RuleSet, players: Sequence[str], dealer: str, result: HandResult) -> str:
         """One seat clockwise, after every hand, redeals included (RULES.md §2)."""
         seats = list(players)
