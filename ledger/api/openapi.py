@@ -82,9 +82,11 @@ def _paths() -> dict[str, dict[str, Any]]:
         "/sessions/{session_id}/hands/{number}": {"get": _op(
             "One hand (its current version).", {200: _json(out.HandSchema, "The hand.")}, ())},
         "/sessions/{session_id}/hands/{number}/void": {"post": _op(
-            "Host only: void a hand; it is kept and stops counting.", {200: hand_recorded}, (409,))},
+            "Host only: void a hand; it is kept and stops counting (422 when a later hand, re-scored, is refused "
+            "in its new place).", {200: hand_recorded}, (409, 422))},
         "/sessions/{session_id}/hands/{number}/restore": {"post": _op(
-            "Host: count a voided hand again.", {200: hand_recorded}, (409,))},
+            "Host: count a voided hand again (422 `unknown_player`, field `pot.holder`, when it would leave a "
+            "Tong-its pot's streak with a player who has left since).", {200: hand_recorded}, (409, 422))},
         "/sessions/{session_id}/hands/{number}/amend": {"post": _op(
             "Host only: correct a hand; `version` names the version corrected.",
             {201: hand_recorded, 200: _json(out.HandRecordedSchema, "The same correction was already made.")},
@@ -92,10 +94,10 @@ def _paths() -> dict[str, dict[str, Any]]:
         "/sessions/{session_id}/hands/{number}/versions": {"get": _op(
             "Every version of a hand, oldest first.", {200: _json(out.HandVersionsSchema, "The versions.")}, ())},
         "/sessions/{session_id}/undo": {"post": _op(
-            "Host only: void the last counted hand.", {200: hand_recorded}, (409,))},
+            "Host only: void the last counted hand (422 as a void).", {200: hand_recorded}, (409, 422))},
         "/sessions/{session_id}/redo": {"post": _op(
-            "Host: undo the last undo (count again the hand it voided; 404 nothing_to_redo).",
-            {200: hand_recorded}, (409,))},
+            "Host: undo the last undo (count again the hand it voided; 404 nothing_to_redo; 422 as a restore).",
+            {200: hand_recorded}, (409, 422))},
         "/sessions/{session_id}/recover": {"post": _op(
             "Host rights on a new phone by the night's recovery code, once: a host token of this phone's own, "
             "never the host's link (410 code_used after; rate-limited with the join code).",
