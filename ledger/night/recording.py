@@ -22,6 +22,7 @@ from ledger.night import figures
 from ledger.access.roles import SYSTEM, Actor
 from ledger.night.audit import audit
 from ledger.storage.db import begin_write, check_writing
+from ledger.storage.rows import as_written
 from ledger.errors import NightError
 from ledger.i18n import N_
 from ledger.night.hand_replays import as_now, by_idempotency_key, current_id, key_reused, replays_now, same_submission
@@ -375,7 +376,7 @@ def store_version(
         connection.execute(_INSERT_TRANSFERS, [
             {"hand_id": hand_id, "payer": t.payer, "payee": t.payee, "amount_minor": t.amount_minor}
             for t in result.transfers])
-    return Hand(id=hand_id, **values)
+    return as_written(Hand, values | {"id": hand_id})
 
 
 def stored_result(result: HandResult | Scored) -> dict[str, Any]:

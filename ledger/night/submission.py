@@ -3,7 +3,7 @@ checks, scores and stores it (:mod:`ledger.night.recording`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ledger.names import normalise_entry, normalise_name
@@ -35,6 +35,8 @@ class Submission:
     #: the game's own parts of the entry besides ``outcome``, ``hands`` and ``side_bets`` (keys of
     #: :data:`GAME_PARTS`: 13-card rummy's ``wild_rank``, RUMMY13.md §1.4), raw JSON; stored with the entry
     game_parts: Mapping[str, Any] | None = None
+    #: whether :meth:`normalised` made this one (normalising it again changes nothing)
+    is_normalised: bool = field(default=False, compare=False, repr=False)
 
     @classmethod
     def of_entry(cls, entry: Mapping[str, Any], **others: Any) -> Submission:
@@ -46,9 +48,13 @@ class Submission:
 
     def normalised(self) -> Submission:
         """This submission with every name in it (dealer, and all of the entry's texts and
-        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats."""
+        keys) normalised as :func:`ledger.names.normalise_name` does, so it matches the seats
+        (itself when it is one already: recording a hand normalises once)."""
+        if self.is_normalised:
+            return self
         return replace(
             self,
+            is_normalised=True,
             outcome=normalise_entry(self.outcome, "outcome"),
             hands=normalise_entry(self.hands, "hands"),
             side_bets=normalise_entry(self.side_bets, "side_bets"),
