@@ -94,8 +94,7 @@ def _set_cookie(response: Response, code: str) -> None:
 
 def _vary(response: Response) -> Response:
     """Caches keep one copy per language; the answer says which language it is in."""
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
+    response.vary.update(("Accept-Language", "Cookie"))  # one rewrite of the header, not two
     if current_language() != PSEUDO:
         response.headers.setdefault("Content-Language", current_language())
     return response

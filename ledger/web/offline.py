@@ -14,10 +14,11 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request, send_from_directory
 from flask.blueprints import BlueprintSetupState
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.sessions import SessionMixin
 
 from ledger.i18n import N_, _, current_language
 from ledger.web.blueprint import bp
+from ledger.web.cookie_sessions import KeptSerializerSessions
 
 # the manifest's description (static/manifest.webmanifest), for the catalogue
 N_("Records Tonk hands at the table, pays them exactly, settles the night in the fewest transfers.")
@@ -28,8 +29,8 @@ def is_offline_copy() -> bool:
     return request.headers.get("X-Offline-Copy") == "1"
 
 
-class CopyAwareSessions(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, except that a copy kept for offline use never rewrites
+class CopyAwareSessions(KeptSerializerSessions):
+    """Flask's signed-cookie sessions (their signer kept between requests), except that a copy kept for offline use never rewrites
     the cookie: an answer arriving late must not put back an older session (a one-time
     message, a token just remembered)."""
 
