@@ -176,3 +176,48 @@ def test_the_pools_money_stays_zero_sum_after_random_voids_and_restores(
         assert kept.net == body["net"]
         if body["pool"]["ended"]:
             assert max(body["net"].values()) <= body["pool"]["pot"]
+
+
+def test_a_pool_in_progress_keeps_its_players_and_their_names(client: Any) -> None:
+    """Found by a session trying to break the night: a leave, a sit-in, a rename or a seat swap in
+    the middle of a pool left scores under names no longer seated (a rename zeroed a score; two
+    leaves left one player who could neither play, end the pool nor close). They wait for the
+    pool's end: 409 ``pool_in_progress``, nothing changed; after the end, the seats change."""
+    night = open_pool(client)
+    assert post(client, night, "/hands", show("Anoop", {"Bindu": 26, "Chacko": 30, "Devi": 12})).status_code == 201
+    before = pool_of(client, night)
+    for path, body, field in (("/players/leave", {"name": "Chacko", "settle": "at_end"}, "name"),
+                              ("/players", {"name": "Esha"}, "name"),
+                              ("/players/rename", {"from": "Bindu", "to": "Bindu K"}, "from"),
+                              ("/seats/swap", {"a": "Bindu", "b": "Devi", "from_hand": 1}, "a")):
+        refused = post(client, night, path, body)
+        assert refused.status_code == 409, (path, refused.get_json())
+        assert (refused.get_json()["error"], refused.get_json()["field"]) == ("pool_in_progress", field)
+        assert refused.get_json()["message"] == ("A pool in progress keeps its players and their names: end the "
+                                                 "pool first (or start a new night), then change the seats.")
+        assert pool_of(client, night) == before
+    assert post(client, night, "/pool/end", {"split": "equal"}).status_code == 201
+    assert post(client, night, "/players/rename", {"from": "Bindu", "to": "Bindu K"}).status_code == 200
+    assert post(client, night, "/close").status_code == 200
+
+
+def test_a_rename_after_the_end_keeps_the_score_and_the_out_with_the_person(client: Any) -> None:
+    """Found by a session trying to break the night: after the pool's end, renaming an eliminated
+    player put them back in at 0 (the scores are kept by name), and voiding the end and ending it
+    again paid them a share."""
+    night = open_pool(client)
+    post(client, night, "/hands", show("Anoop", {"Bindu": 80, "Chacko": 20, "Devi": 10}))
+    post(client, night, "/hands", show("Anoop", {"Bindu": 30, "Chacko": 20, "Devi": 10}))  # Bindu 110: out
+    ended = post(client, night, "/pool/end", {"split": "equal"})
+    assert ended.status_code == 201, ended.get_json()
+    net = ended.get_json()["net"]
+    assert post(client, night, "/players/rename", {"from": "Bindu", "to": "Bindu K"}).status_code == 200
+    standing = pool_of(client, night)["pool"]
+    assert standing["scores"]["Bindu K"] == 110 and standing["out"] == ["Bindu K"]
+    assert post(client, night, "/hands/1/void").status_code == 200
+    assert post(client, night, "/hands/1/restore").status_code == 200
+    assert pool_of(client, night)["pool"] == standing
+    assert post(client, night, "/hands/3/void").status_code == 200  # the end: the pool goes on
+    again = post(client, night, "/pool/end", {"split": "equal"}).get_json()
+    assert "Bindu K" not in again["pool_end"]["shares"]
+    assert again["net"] == {("Bindu K" if name == "Bindu" else name): amount for name, amount in net.items()}

@@ -80,6 +80,21 @@ def test_the_home_table_preset_and_toggles_are_kept(client: Any) -> None:
     assert body["ruleset"]["first_drop_points"] == 10 and body["ruleset"]["round_to_five"] is True
 
 
+@pytest.mark.parametrize("toggle", ["first_drop_points", "middle_drop_points", "wrong_show_points",
+                                    "full_count_points", "count_cap", "pool_limit", "rejoin_max_score"])
+def test_a_points_house_rule_beyond_any_table_is_refused(client: Any, toggle: str) -> None:
+    """Found by a session trying to break the night: 10**15 drop points at the largest stake made a
+    hand the books' 64-bit integers cannot hold (a 500). Up to 10,000 is kept; above, 422."""
+    night = rummy_night()
+    body = {k: night[k] for k in ("name", "currency", "players")} | {"game": "rummy13", "stake": 10**9}
+    refused = client.post("/api/v1/sessions", json=body | {"ruleset": {"preset": "points_rummy",
+                                                                        "toggles": {toggle: 10**15}}})
+    assert refused.status_code == 422
+    assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_ruleset", f"ruleset.toggles.{toggle}")
+    kept = open_rummy(client, stake=10**9, ruleset={"preset": "points_rummy", "toggles": {toggle: 10_000}})
+    assert kept["body"]["ruleset"][toggle] == 10_000
+
+
 @pytest.mark.parametrize(("preset", "limit"), [("pool_101", 101), ("pool_201", 201)])
 def test_a_pool_preset_opens_a_pool_night_at_zero(client: Any, preset: str, limit: int) -> None:
     """Pool nights are kept since issue 25 item 2 (they were refused before): the stake is the entry

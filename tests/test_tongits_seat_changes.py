@@ -357,3 +357,76 @@ def test_a_redo_whose_winner_is_still_seated_counts_again(client: Any, database_
     after = session(client, night)
     assert after["pot"] == counted["pot"] and after["net"] == counted["net"]
     rescored_at(database_url, night["id"])
+
+
+def test_a_three_player_table_cannot_leave_to_two(client: Any, database_url: str) -> None:
+    """Found by a session trying to break the night: two leaves from four left two players who
+    could neither play a hand nor close the night (the pot still holding money). The leave that
+    would drop below the rules' three is refused with the reason; the night closes as it was."""
+    players = ["Ligaya", "Dodong", "Marisol", "Bong"]
+    night = open_tongits(client, ruleset={"preset": "classic", "toggles": {"four_players": True,
+                                                                          "pot_on_seat_change": "keep"}},
+                         players=players, first_dealer="Bong")
+    record_body(client, night, stock_out(players, [5, 20, 30, 40]))
+    post(client, night, "players/leave", {"name": "Bong", "settle": "at_end"})
+    before = session(client, night)
+    refused = client.post(f"/api/v1/sessions/{night['id']}/players/leave", headers=night["headers"],
+                          json={"name": "Marisol", "settle": "at_end"})
+    assert refused.status_code == 422
+    assert (refused.get_json()["error"], refused.get_json()["field"]) == ("too_few_players", "name")
+    assert refused.get_json()["message"] == ("Marisol cannot leave: these rules need at least 3 players at the "
+                                             "table. Seat someone first, or close the night.")
+    assert session(client, night) == before
+    assert post(client, night, "close")["status"] == "closed"
+    rescored_at(database_url, night["id"])
+
+
+def test_nobody_is_named_like_the_pot_by_a_rename_or_a_sit_in(client: Any) -> None:
+    """Found by a session trying to break the night: renaming a player "pot" mixed their money
+    with the pot's account, and the settle-up answered 500."""
+    night = open_tongits(client, ruleset=FOUR, players=["Ligaya", "Dodong", "Marisol"], first_dealer="Marisol")
+    record_body(client, night, stock_out(["Ligaya", "Dodong", "Marisol"], [5, 20, 30]))
+    before = session(client, night)
+    for path, body, field in (("players/rename", {"from": "Ligaya", "to": "Pot"}, "to"),
+                              ("players", {"name": "POT"}, "name")):
+        refused = client.post(f"/api/v1/sessions/{night['id']}/{path}", headers=night["headers"], json=body)
+        assert refused.status_code == 422, refused.get_json()
+        assert (refused.get_json()["error"], refused.get_json()["field"]) == ("invalid_player_name", field)
+        assert session(client, night) == before
+    settlement = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"])
+    assert settlement.status_code == 200
+
+
+def test_a_house_rule_beyond_any_table_is_refused_before_a_hand_cannot_be_stored(client: Any) -> None:
+    """Found by a session trying to break the night: a toggle of 10**15 chips at the largest stake
+    made a hand whose amounts the books' 64-bit integers cannot hold (a 500)."""
+    for toggles, field in (({"pot_opening_ante": 10**12}, "pot_opening_ante"), ({"streak_bonus": 10_001}, "streak_bonus")):
+        refused = client.post("/api/v1/sessions", json={
+            "name": "Biyernes", "currency": "PHP", "stake": 10**9, "game": "tongits",
+            "players": ["Ligaya", "Dodong", "Marisol"], "ruleset": {"preset": "classic", "toggles": toggles}})
+        assert refused.status_code == 422
+        assert refused.get_json()["field"] == f"ruleset.toggles.{field}"
+        assert refused.get_json()["message"] == \
+            f"House rule {field} must be at most 10000; got {toggles[field]}."
+    kept = open_tongits(client, ruleset={"preset": "classic", "toggles": {"streak_bonus": 10_000}}, stake=10**9)
+    assert record_body(client, kept, {"outcome": {"kind": "tongits", "winner": "Ligaya"}, "hands": {}})["net"]
+
+
+def test_voiding_an_open_night_closes_its_pot_so_a_restore_finds_it_closed(client: Any, database_url: str) -> None:
+    """Found by a session trying to break the night: an open Tong-its night voided and restored
+    was closed with money still in its pot, which said it had closed "empty". The void closes the
+    pot as closing the night does; the restored night is what closing it would have made."""
+    players = ["Ligaya", "Dodong", "Marisol"]
+    night = open_tongits(client, players=players, first_dealer="Marisol")
+    record_body(client, night, stock_out(players, [5, 20, 30]))
+    held = session(client, night)["pot"]["balance_minor"]
+    assert held > 0
+    assert post(client, night, "void")["status"] == "voided"
+    restored = post(client, night, "restore")
+    assert restored["status"] == "closed"
+    after = session(client, night)
+    assert (after["pot"]["balance_minor"], after["pot"]["closed"], after["pot"]["closed_minor"]) == (0, "split", held)
+    assert sum(after["net"].values()) == 0
+    plan = client.get(f"/api/v1/sessions/{night['id']}/settlement", headers=night["headers"]).get_json()
+    assert all("pot" not in (t["from"], t["to"]) for t in plan["transfers"])
+    rescored_at(database_url, night["id"])

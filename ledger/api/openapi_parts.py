@@ -23,7 +23,9 @@ ERROR_CODES = {
          "seating or stake than the night's now, with `changed`), `own_phone` / `own_device` (a phone cannot remove itself), "
          "`night_has_hands` (a night with hands or payments is voided, never removed), `night_not_voided`, "
          "`points_only` (a settle-up, payment or hand-off of a night or club kept in points: nothing to pay), "
-         "`pool_not_ended` (closing a pool rummy night while two or more are still in: end the pool first).",
+         "`pool_not_ended` (closing a pool rummy night while two or more are still in: end the pool first), "
+         "`pool_in_progress` (a sit-in, a leave, a rename or a seat swap while a pool is in progress: its scores "
+         "and buy-ins are kept by name; end the pool first).",
     410: "`code_used`: the recovery code was used already, or replaced by a new one; `night_removed`: the night was "
          "removed by its host (started by mistake, no hands).",
     413: "`request_entity_too_large`: the body is too large, past the server's limit (256 KiB; a club import's is "

@@ -45,6 +45,7 @@ from ledger.night.lifecycle import (
 )
 from ledger.night import rescoring
 from ledger.night.recording import deals_by_rule, pot_close_preview, stored_result
+from ledger.games import game
 from ledger.games.tonk import HandError
 from ledger.games.tonk.renaming import rename_entry, rename_result, rename_state
 from ledger.games.tonk.validation import check_stake
@@ -52,6 +53,7 @@ from ledger.sentences import N_, Sentence
 from ledger.money import is_points
 from ledger.settlement.plan import CashOut, cash_out
 from ledger.night.timeline import seat_for_newcomer, seat_order
+from ledger.night.reads import pool_standing
 
 SETTLE_CHOICES = ("now", "at_end")
 
@@ -98,6 +100,26 @@ def _require_open(night: GameSession) -> None:
         raise NightError(409, "session_closed", N_("This night is closed; its seats and stake can no longer change."))
 
 
+def _refuse_mid_pool(night: GameSession, field: str) -> None:
+    """A pool in progress (RUMMY13.md §4.10) keeps its players and their names: its scores, who is
+    out and the buy-ins that make its pot are kept by name, and a seat change would leave a
+    night that can neither score, end nor close. :class:`NightError` 409 ``pool_in_progress``
+    naming ``field`` until the pool has ended."""
+    standing = pool_standing(night)
+    if standing is not None and not standing["ended"]:
+        raise NightError(409, "pool_in_progress",
+                         N_("A pool in progress keeps its players and their names: end the pool first "
+                            "(or start a new night), then change the seats."), field)
+
+
+def _refuse_an_account_name(night: GameSession, name: str, field: str) -> None:
+    """Tong-its' ``"pot"`` is an account of the books: a player named so (any case), by a sit-in
+    or a rename, would mix with it. :class:`HandError` 422 ``invalid_player_name`` naming ``field``."""
+    if name.casefold() in {account.casefold() for account in game(night.game or None).accounts}:
+        raise HandError("invalid_player_name", N_("No player may be called {name}: the pot takes that name."),
+                        field, name=name)
+
+
 def _name_clash(night: GameSession, name: str, field: str, *, besides: str | None = None) -> None:
     """:class:`HandError` ``duplicate_player`` when ``name`` looks like someone who sat at the
     night (other than ``besides``): :func:`ledger.names.look_alike`, it differs only in capitals,
@@ -125,7 +147,9 @@ def sit_in(db: Session, night: GameSession, name: str, after: str | None = None,
     ``session_closed``; :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
+    _refuse_mid_pool(night, "name")
     name = clean_name(name, "name", MAX_NAME)
+    _refuse_an_account_name(night, name, "name")
     neighbour = normalise_name(after) if isinstance(after, str) and after.strip() else None
     night = _locked(db, night)
     _require_open(night)
@@ -182,6 +206,7 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
+    _refuse_mid_pool(night, "name")
     if settle not in SETTLE_CHOICES:
         raise HandError("invalid_entry", N_("Say whether the leaver is paid now or at the end (now or at_end)."), "settle")
     name = normalise_name(name) if isinstance(name, str) else ""
@@ -199,6 +224,11 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     if len(seated) == 1:
         raise HandError("too_few_players", N_("{name} is the last player seated; close the night instead."), "name",
                         name=name)
+    least = game(night.game or None).seat_range(rules_of(night)).start
+    if len(seated) - 1 < least:  # the table could neither play a hand nor close (Tong-its: 3)
+        raise HandError("too_few_players",
+                        N_("{name} cannot leave: these rules need at least {least} players at the table. "
+                           "Seat someone first, or close the night."), "name", name=name, least=least)
     closed = close_pot(db, night, actor, "seat_change")  # TONGITS.md §4.9: the leaver gets their share
     quote = cash_out_quote(db, night, name, pot_open=closed is None)
     from_hand, as_of, balance, owed, plan = (quote.from_hand, quote.as_of_hand, quote.balance_minor,
@@ -317,6 +347,7 @@ def swap_seats(
     ``session_closed``; :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
+    _refuse_mid_pool(night, "a")
     a, b = (normalise_name(x) if isinstance(x, str) else "" for x in (a, b))
     night = _locked(db, night)
     _require_open(night)
@@ -430,6 +461,7 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
     :class:`~ledger.access.roles.AccessDenied` unless host.
     """
     actor.require("seat")
+    _refuse_mid_pool(night, "from")
     old = normalise_name(old) if isinstance(old, str) else ""
     new = clean_name(new if isinstance(new, str) else "", "to", MAX_NAME)
     if not old:
@@ -442,6 +474,7 @@ def rename_player(db: Session, night: GameSession, old: str, new: str, actor: Ac
         return night
     if new in seat_order(night):
         raise HandError("duplicate_player", N_("{name} already sat at this table."), "to", name=new)
+    _refuse_an_account_name(night, new, "to")
     _name_clash(night, new, "to", besides=old)
     names: Mapping[str, str] = {old: new}
     night.players = [names.get(p, p) for p in night.players]

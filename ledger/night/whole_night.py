@@ -29,6 +29,7 @@ from ledger.i18n import N_
 from ledger.night import figures
 from ledger.night.audit import audit
 from ledger.night.payments import carried_into
+from ledger.night.recording import close_pot
 from ledger.storage.db import begin_write
 from ledger.storage.club_models import ClubNight
 from ledger.storage.models import GameSession, Hand, Payment, utcnow
@@ -63,7 +64,9 @@ def remove_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
 
 def void_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
     """Void the whole night: kept, struck through, out of its club's standings. Voiding it
-    twice changes nothing."""
+    twice changes nothing. An open night's pot (Tong-its) is closed first, as closing the night
+    closes it (:func:`ledger.night.recording.close_pot`, ``end_of_night``), so that restoring the
+    night (a closed night) leaves no money in a pot that says it was closed."""
     locked = _locked_for(db, night, actor, VOIDED)
     if locked is None:
         return night
@@ -77,6 +80,12 @@ def void_night(db: Session, night: GameSession, actor: Actor) -> GameSession:
                                                   "the club's owner undoes that carry first, then the night can be "
                                                   "voided."), club=name)
     before = night.status
+    if before == "open":  # its pot is closed as closing does (TONGITS.md §4.9), so a restore finds it closed too
+        try:
+            close_pot(db, night, actor, "end_of_night")
+        except BaseException:
+            db.rollback()
+            raise
     night.status = VOIDED
     night.closed_at = night.closed_at or utcnow()
     db.add(night)

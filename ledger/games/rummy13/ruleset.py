@@ -20,6 +20,15 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# the most a points house rule may be: far above any table's, and low enough that every amount a
+# night can reach fits the books' 64-bit integers (10**15 drop points made a hand that could not be stored)
+MOST = 10_000
+
+
+def _points(value: Any, least: int) -> bool:
+    return _is_int(value) and least <= value <= MOST
+
+
 # name: (check, default); each check returns True when the value is allowed (§6)
 _CHECKS: dict[str, Any] = {
     "format": lambda v: v in ("points", "pool"),
@@ -28,20 +37,20 @@ _CHECKS: dict[str, Any] = {
     "decks": lambda v: _is_int(v) and v in (1, 2, 3),
     "printed_jokers_per_deck": lambda v: _is_int(v) and v in (0, 1, 2),
     "ace_points": lambda v: _is_int(v) and v in (1, 10),
-    "count_cap": lambda v: v is None or (_is_int(v) and v >= 1),
+    "count_cap": lambda v: v is None or _points(v, 1),
     "loser_melds_rule": lambda v: v in ("two_sequences", "pure_first"),
     "no_pure_full_count": lambda v: isinstance(v, bool),
     "round_to_five": lambda v: isinstance(v, bool),
-    "first_drop_points": lambda v: _is_int(v) and v >= 0,
-    "middle_drop_points": lambda v: _is_int(v) and v >= 0,
-    "wrong_show_points": lambda v: _is_int(v) and v >= 0,
-    "full_count_points": lambda v: _is_int(v) and v >= 0,
+    "first_drop_points": lambda v: _points(v, 0),
+    "middle_drop_points": lambda v: _points(v, 0),
+    "wrong_show_points": lambda v: _points(v, 0),
+    "full_count_points": lambda v: _points(v, 0),
     "wrong_show_mode": lambda v: v in ("continue", "ends_hand"),
     "set_max_size": lambda v: _is_int(v) and 4 <= v <= 8,
     "min_natural_cards": lambda v: _is_int(v) and v in (0, 1, 2),
     "first_turn_show_half": lambda v: isinstance(v, bool),
-    "pool_limit": lambda v: _is_int(v) and v >= 2,
-    "rejoin_max_score": lambda v: v is None or (_is_int(v) and v >= 0),
+    "pool_limit": lambda v: _points(v, 2),
+    "rejoin_max_score": lambda v: v is None or _points(v, 0),
 }
 
 

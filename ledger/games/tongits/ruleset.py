@@ -18,10 +18,16 @@ from ledger.sentences import N_, render
 _OBJECT = (dict, Mapping)
 
 
+# the most a whole-number house rule may be (chips or percent of c, a streak's length): far above any
+# table's, and low enough that every amount a night can reach fits the books' 64-bit integers
+# (a toggle of 10**15 at the largest stake made a hand that could not be stored)
+MOST = 10_000
+
+
 @dataclass(frozen=True, slots=True)
 class Toggle:
-    """How one toggle of §6 is checked: ``kind`` ``bool``, ``int`` (at least ``minimum``, or
-    one of ``choices``) or ``choice`` (one of ``choices``)."""
+    """How one toggle of §6 is checked: ``kind`` ``bool``, ``int`` (``minimum`` to :data:`MOST`,
+    or one of ``choices``) or ``choice`` (one of ``choices``)."""
 
     name: str
     kind: str
@@ -171,7 +177,7 @@ def money(rules: TongitsRules, units: int, stake: int) -> int:
 def _checked(toggle: Toggle, value: Any, path: str) -> Any:
     def refuse(template: str) -> HandError:
         return HandError("invalid_ruleset", template, path, name=toggle.name, value=repr(value),
-                         choices=", ".join(str(c) for c in toggle.choices), least=toggle.minimum)
+                         choices=", ".join(str(c) for c in toggle.choices), least=toggle.minimum, most=MOST)
 
     if toggle.kind == "bool":
         if not isinstance(value, bool):
@@ -184,6 +190,8 @@ def _checked(toggle: Toggle, value: Any, path: str) -> Any:
             raise refuse(N_("House rule {name} must be one of {choices}; got {value}."))
         if value < toggle.minimum:
             raise refuse(N_("House rule {name} must be at least {least}; got {value}."))
+        if value > MOST:
+            raise refuse(N_("House rule {name} must be at most {most}; got {value}."))
         return value
     if not isinstance(value, str) or value not in toggle.choices:
         raise refuse(N_("House rule {name} must be one of {choices}; got {value}."))

@@ -49,6 +49,9 @@ def rename_entry(entry: Mapping[str, Any], names: Mapping[str, str]) -> dict[str
         out["outcome"] = moved
     if "hands" in entry:
         out["hands"] = _keys(entry["hands"], names)
+    pool = entry.get("pool")
+    if isinstance(pool, Mapping) and "rejoined" in pool:  # a pool rummy hand's rejoins (RUMMY13.md §4.9)
+        out["pool"] = dict(pool) | {"rejoined": _names(pool["rejoined"], names)}
     bets = entry.get("side_bets")
     if isinstance(bets, Mapping) and isinstance(bets.get("spade"), Mapping):
         spade = dict(bets["spade"])
@@ -91,10 +94,24 @@ def rename_result(result: Mapping[str, Any], names: Mapping[str, str]) -> dict[s
     for field in ("winner", "next_dealer"):  # a Tong-its result (TONGITS.md §8.2)
         if field in result:
             out[field] = _name(result[field], names)
-    for field, inside in (("pot", ("holder", "taken_by")), ("state", ("holder",))):
-        if isinstance(result.get(field), Mapping):
-            out[field] = dict(result[field]) | {key: _name(result[field][key], names)
-                                                for key in inside if key in result[field]}
+    if isinstance(result.get("pot"), Mapping):
+        out["pot"] = dict(result["pot"]) | {key: _name(result["pot"][key], names)
+                                            for key in ("holder", "taken_by") if key in result["pot"]}
+    if isinstance(result.get("state"), Mapping):
+        out["state"] = rename_state(result["state"], names)
+    for field in ("pool", "pool_end"):  # a pool rummy hand's standing, and the end's shares (RUMMY13.md §4.10)
+        part = result.get(field)
+        if isinstance(part, Mapping):
+            moved = dict(part)
+            for key in ("scores", "buy_ins", "shares"):
+                if key in moved:
+                    moved[key] = _keys(moved[key], names)
+            for key in ("eliminated", "remaining", "rejoined", "winners", "still_in"):
+                if key in moved:
+                    moved[key] = _names(moved[key], names)
+            if "winner" in moved:
+                moved["winner"] = _name(moved["winner"], names)
+            out[field] = moved
     detail = result.get("detail")
     if isinstance(detail, Mapping) and ("burned" in detail or "units" in detail):
         moved = dict(detail)
@@ -107,11 +124,19 @@ def rename_result(result: Mapping[str, Any], names: Mapping[str, str]) -> dict[s
 
 
 def rename_state(state: Mapping[str, Any] | None, names: Mapping[str, str]) -> dict[str, Any] | None:
-    """A copy of a game's stored state (Tong-its' pot, TONGITS.md §4.8: ``holder``) with the
-    holder's name replaced; ``None`` stays ``None``."""
+    """A copy of a game's stored state (Tong-its' pot, TONGITS.md §4.8: ``holder``; a pool rummy
+    night's ``scores`` and ``buy_ins``, RUMMY13.md §4.10) with the names replaced; ``None`` stays
+    ``None``."""
     if state is None:
         return None
     out = dict(state)
     if "holder" in out:
         out["holder"] = _name(out["holder"], names)
+    for field in ("scores", "buy_ins"):  # a pool rummy night's (RUMMY13.md §4.10): kept by name
+        if field in out:
+            out[field] = _keys(out[field], names)
     return out
+
+
+def _names(value: Any, names: Mapping[str, str]) -> Any:
+    return [_name(item, names) for item in value] if isinstance(value, (list, tuple)) else value
