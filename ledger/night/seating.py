@@ -224,8 +224,11 @@ def leave(db: Session, night: GameSession, name: str, settle: str = "now", actor
     if len(seated) == 1:
         raise HandError("too_few_players", N_("{name} is the last player seated; close the night instead."), "name",
                         name=name)
-    least = game(night.game or None).seat_range(rules_of(night)).start
-    if len(seated) - 1 < least:  # the table could neither play a hand nor close (Tong-its: 3)
+    chosen = game(night.game or None)
+    least = chosen.seat_range(rules_of(night)).start
+    # a game with a pot closes it among the seated when the night closes: below its seats (Tong-its: 3)
+    # the table could neither play a hand nor close (Tonk and rummy close with anyone left)
+    if chosen.accounts and len(seated) - 1 < least:
         raise HandError("too_few_players",
                         N_("{name} cannot leave: these rules need at least {least} players at the table. "
                            "Seat someone first, or close the night."), "name", name=name, least=least)
